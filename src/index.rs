@@ -1,0 +1,187 @@
+//! Stars-and-bars ranking of seed distributions: the dense index of a layer.
+//!
+//! A layer is the set of boards with exactly `S` seeds on `P` pits; it has
+//! `C(S + P - 1, P - 1)` boards. [`Ranker::rank`] maps a board of the layer to
+//! `0..layer_size(S)` bijectively (the colex rank of the bar positions, the combinatorial
+//! number system), and [`Ranker::unrank`] inverts it. [`Ranker::cumulative`] counts the
+//! boards of all smaller layers, so `cumulative(S) + rank` numbers every board with at most
+//! `S` seeds; the solver's exact keys are built from it.
+//!
+//! # Format
+//!
+//! For pits `x_0..x_{P-1}` with prefix sums `s_j = x_0 + ... + x_j`, bar `j` (for
+//! `j = 0..P-2`) stands at slot `b_j = s_j + j`, and `rank = sum_j C(b_j, j + 1)`.
+//!
+//! # Stability
+//!
+//! Tablebase files store values in rank order, so this order is part of their format
+//! (format version 1). It never changes without a new format version.
+//!
+//! # Examples
+//!
+//! ```
+//! use giuthi::index::Ranker;
+//! let r = Ranker::new(3, 4);
+//! assert_eq!(r.layer_size(2), 6); // C(4, 2)
+//! let mut seen = vec![];
+//! for b in [[0, 0, 2], [0, 1, 1], [1, 0, 1], [0, 2, 0], [1, 1, 0], [2, 0, 0]] {
+//!     seen.push(r.rank(&b));
+//! }
+//! assert_eq!(seen, vec![0, 1, 2, 3, 4, 5]);
+//! let mut back = [0u8; 3];
+//! r.unrank(2, 2, &mut back);
+//! assert_eq!(back, [1, 0, 1]);
+//! ```
+
+/// Binomial tables for ranking boards of `pits` pits with up to `max_seeds` seeds.
+#[derive(Debug, Clone)]
+pub struct Ranker {
+    pits: usize,
+    max_seeds: usize,
+    /// `binom[a * (pits + 1) + b] = C(a, b)` for `a <= max_seeds + pits`, `b <= pits`,
+    /// saturating at `u64::MAX`.
+    binom: Vec<u64>,
+}
+
+impl Ranker {
+    /// Tables for boards of `pits` pits (at least 1) holding at most `max_seeds` seeds.
+    ///
+    /// # Panics
+    ///
+    /// If `pits == 0`.
+    pub fn new(pits: usize, max_seeds: usize) -> Ranker {
+        assert!(pits > 0, "a board has at least one pit");
+        let rows = max_seeds + pits + 1;
+        let cols = pits + 1;
+        let mut binom = vec![0u64; rows * cols];
+        for a in 0..rows {
+            binom[a * cols] = 1;
+            for b in 1..cols.min(a + 1) {
+                let x = binom[(a - 1) * cols + b - 1];
+                let y = binom[(a - 1) * cols + b];
+                binom[a * cols + b] = x.saturating_add(y);
+            }
+            if a < cols {
+                binom[a * cols + a] = 1;
+            }
+        }
+        Ranker {
+            pits,
+            max_seeds,
+            binom,
+        }
+    }
+
+    /// Pits per board.
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    /// The largest seed count the tables cover.
+    pub fn max_seeds(&self) -> usize {
+        self.max_seeds
+    }
+
+    /// `C(a, b)`, saturating at `u64::MAX` (0 when `b > a`).
+    ///
+    /// # Panics
+    ///
+    /// If `a > max_seeds + pits` or `b > pits`.
+    #[inline]
+    pub fn binomial(&self, a: usize, b: usize) -> u64 {
+        if b > a {
+            return 0;
+        }
+        self.binom[a * (self.pits + 1) + b]
+    }
+
+    /// Boards with exactly `seeds` seeds: `C(seeds + P - 1, P - 1)` (saturating).
+    pub fn layer_size(&self, seeds: usize) -> u64 {
+        self.binomial(seeds + self.pits - 1, self.pits - 1)
+    }
+
+    /// Boards with fewer than `seeds` seeds: `C(seeds + P - 1, P)` (saturating).
+    pub fn cumulative(&self, seeds: usize) -> u64 {
+        if seeds == 0 {
+            0
+        } else {
+            self.binomial(seeds + self.pits - 1, self.pits)
+        }
+    }
+
+    /// The rank of `board` within its layer, in `0..layer_size(sum)`.
+    ///
+    /// # Panics
+    ///
+    /// If `board.len() != pits` or the seeds exceed `max_seeds` (may panic on index).
+    #[inline]
+    pub fn rank(&self, board: &[u8]) -> u64 {
+        debug_assert_eq!(board.len(), self.pits);
+        let cols = self.pits + 1;
+        let mut rank = 0u64;
+        let mut slot = 0usize;
+        for (j, &x) in board[..self.pits - 1].iter().enumerate() {
+            slot += x as usize;
+            // bar j at slot + j; C(slot + j, j + 1)
+            rank = rank.wrapping_add(self.binom[(slot + j) * cols + j + 1]);
+        }
+        rank
+    }
+
+    /// Writes into `board` (length `pits`) the board of `seeds` seeds with rank `rank`.
+    ///
+    /// # Panics
+    ///
+    /// If `rank >= layer_size(seeds)`, `seeds > max_seeds` or `board.len() != pits`.
+    pub fn unrank(&self, mut rank: u64, seeds: usize, board: &mut [u8]) {
+        assert_eq!(board.len(), self.pits);
+        assert!(rank < self.layer_size(seeds), "rank out of range");
+        let p = self.pits;
+        // Bars j = P-2 down to 0; bar j at slot b_j, the largest b with C(b, j+1) <= rank.
+        let mut upper = seeds + p - 1; // bars stand below this slot
+        let mut prev_slot = seeds + p - 1; // virtual bar after the last pit
+        for j in (0..p - 1).rev() {
+            let mut b = upper - 1;
+            while self.binomial(b, j + 1) > rank {
+                b -= 1;
+            }
+            rank -= self.binomial(b, j + 1);
+            // pit j+1 holds the slots strictly between bar j and bar j+1
+            board[j + 1] = (prev_slot - b - 1) as u8;
+            prev_slot = b;
+            upper = b;
+        }
+        board[0] = prev_slot as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_unrank_bijection_small_layers() {
+        for pits in 1..=6 {
+            let r = Ranker::new(pits, 8);
+            for seeds in 0..=8 {
+                let size = r.layer_size(seeds);
+                let mut b = vec![0u8; pits];
+                for k in 0..size {
+                    r.unrank(k, seeds, &mut b);
+                    assert_eq!(b.iter().map(|&x| x as usize).sum::<usize>(), seeds);
+                    assert_eq!(r.rank(&b), k, "pits {pits} seeds {seeds} board {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cumulative_is_sum_of_layers() {
+        let r = Ranker::new(10, 40);
+        let mut total = 0;
+        for s in 0..=40 {
+            assert_eq!(r.cumulative(s), total);
+            total += r.layer_size(s);
+        }
+    }
+}

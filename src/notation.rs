@@ -1,0 +1,323 @@
+//! Position notation (RULES.md N1, N3, N4): parsing and printing.
+//!
+//! # Format
+//!
+//! `<game>[:<variant>] <board> <turn> [<captured>]`, fields separated by single spaces.
+//! `<board>` lists the seeds of pits `0..2n` in index order, comma separated, with `/`
+//! between North's row (pits `0..n`) and South's row; `<turn>` is `S` or `N`;
+//! `<captured>` is `<south>,<north>` (default `0,0`). The canonical form always prints the
+//! captured field, omits default variants and writes numbers without leading zeros.
+//!
+//! # Stability
+//!
+//! The canonical form is a contract (scripts and `positions/` files depend on it).
+//!
+//! # Examples
+//!
+//! ```
+//! use giuthi::notation::AnyPosition;
+//! let p: AnyPosition = "giuthi:chain=one 4,4,4,4,4/4,4,4,4,4 S".parse()?;
+//! assert_eq!(p.to_string(), "giuthi:chain=one 4,4,4,4,4/4,4,4,4,4 S 0,0");
+//! let err = "giuthi 4,4,4,4,4/4,4,4,4 S".parse::<AnyPosition>().unwrap_err();
+//! assert!(err.to_string().starts_with("field board"));
+//! # Ok::<(), giuthi::notation::ParsePositionError>(())
+//! ```
+
+use crate::position::Position;
+use crate::rules::giuthi::{
+    Giuthi, GiuthiState, ParseVariantError, Variant, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD,
+    MIN_PITS_PER_ROW,
+};
+use crate::rules::Rules;
+use crate::types::{BySide, Side};
+use std::fmt;
+use std::str::FromStr;
+
+/// A position string that does not parse; the message names the field and the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParsePositionError {
+    /// Nothing to parse.
+    #[error(
+        "field game: the position is empty (expected e.g. \"giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0\")"
+    )]
+    Empty,
+    /// The first word is not a known game.
+    #[error("field game: unknown game {0:?} (expected giuthi or kalah)")]
+    UnknownGame(String),
+    /// Too few or too many space-separated fields.
+    #[error("field {field}: {reason}")]
+    Fields {
+        /// The field concerned.
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A bad variant.
+    #[error(transparent)]
+    Variant(#[from] ParseVariantError),
+    /// The board field is malformed.
+    #[error("field board: {0}")]
+    Board(String),
+    /// The turn field is not `S` or `N`.
+    #[error("field turn: expected S or N, found {0:?}")]
+    Turn(String),
+    /// The captured field is malformed.
+    #[error("field {field}: {reason}")]
+    Captured {
+        /// `captured`, `stores` or `prisons`.
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Any other field-specific error.
+    #[error("field {field}: {reason}")]
+    Other {
+        /// The field concerned.
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Parses one number without sign or leading zeros.
+///
+/// # Errors
+///
+/// A message saying why `text` is not a plain non-negative number up to `max`.
+pub fn parse_count(text: &str, max: u64) -> Result<u64, String> {
+    if text.is_empty() {
+        return Err("empty number".to_string());
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{text:?} is not a non-negative whole number"));
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        return Err(format!("{text:?} has a leading zero"));
+    }
+    match text.parse::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        _ => Err(format!("{text:?} is larger than {max}")),
+    }
+}
+
+/// Parses the `<board>` field: two rows of equal length, `/` between them.
+/// Returns the pits in index order (North's row first) and the row length.
+///
+/// # Errors
+///
+/// [`ParsePositionError::Board`] naming the pit and the reason.
+pub fn parse_rows(
+    text: &str,
+    min_n: usize,
+    max_n: usize,
+    max_pit: u64,
+) -> Result<(Vec<u64>, usize), ParsePositionError> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != 2 {
+        return Err(ParsePositionError::Board(format!(
+            "expected two rows separated by one '/', found {} row(s) in {text:?}",
+            rows.len()
+        )));
+    }
+    let north: Vec<&str> = rows[0].split(',').collect();
+    let south: Vec<&str> = rows[1].split(',').collect();
+    if north.len() != south.len() {
+        return Err(ParsePositionError::Board(format!(
+            "the rows differ in length: North has {} pits, South {}",
+            north.len(),
+            south.len()
+        )));
+    }
+    let n = north.len();
+    if n < min_n || n > max_n {
+        return Err(ParsePositionError::Board(format!(
+            "{n} pits a row; this game takes {min_n} to {max_n}"
+        )));
+    }
+    let mut pits = Vec::with_capacity(2 * n);
+    for (i, t) in north.iter().chain(south.iter()).enumerate() {
+        let v = parse_count(t, max_pit)
+            .map_err(|e| ParsePositionError::Board(format!("pit {i}: {e}")))?;
+        pits.push(v);
+    }
+    Ok((pits, n))
+}
+
+/// Parses the `<turn>` field.
+///
+/// # Errors
+///
+/// [`ParsePositionError::Turn`].
+pub fn parse_turn(text: &str) -> Result<Side, ParsePositionError> {
+    match text {
+        "S" => Ok(Side::South),
+        "N" => Ok(Side::North),
+        _ => Err(ParsePositionError::Turn(text.to_string())),
+    }
+}
+
+/// Parses a `<south>,<north>` pair of counts (captured seeds, stores, prisons).
+///
+/// # Errors
+///
+/// [`ParsePositionError::Captured`] naming `field`.
+pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParsePositionError> {
+    let bad = |reason: String| ParsePositionError::Captured { field, reason };
+    let (s, n) = text
+        .split_once(',')
+        .ok_or_else(|| bad(format!("expected <south>,<north>, found {text:?}")))?;
+    let s = parse_count(s, u16::MAX as u64).map_err(|e| bad(format!("south: {e}")))?;
+    let n = parse_count(n, u16::MAX as u64).map_err(|e| bad(format!("north: {e}")))?;
+    Ok(BySide::new(s as u16, n as u16))
+}
+
+/// Writes `n`-pit rows `0..n / n..2n`, comma separated.
+pub fn write_rows(
+    f: &mut fmt::Formatter<'_>,
+    pits: impl Iterator<Item = u32>,
+    n: usize,
+) -> fmt::Result {
+    for (i, v) in pits.enumerate() {
+        if i == n {
+            f.write_str("/")?;
+        } else if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{v}")?;
+    }
+    Ok(())
+}
+
+/// Splits `game[:variant]` and the remaining fields.
+fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionError> {
+    if text.trim().is_empty() {
+        return Err(ParsePositionError::Empty);
+    }
+    if text != text.trim() || text.contains("  ") || text.contains('\t') {
+        return Err(ParsePositionError::Fields {
+            field: "position",
+            reason: "fields are separated by single spaces, with no leading or trailing space"
+                .to_string(),
+        });
+    }
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    let head = fields.remove(0);
+    let (game, variant) = head.split_once(':').unwrap_or((head, ""));
+    Ok((game, variant, fields))
+}
+
+/// Parses a Giuthi position (N1).
+fn parse_giuthi(variant: &str, fields: &[&str]) -> Result<Position<Giuthi>, ParsePositionError> {
+    if fields.len() < 2 || fields.len() > 3 {
+        return Err(ParsePositionError::Fields {
+            field: "position",
+            reason: format!(
+                "expected `giuthi <board> <turn> [<captured>]`, found {} field(s) after the game name",
+                fields.len()
+            ),
+        });
+    }
+    if variant.is_empty() && fields.is_empty() {
+        return Err(ParsePositionError::Empty);
+    }
+    let variant: Variant = if variant.is_empty() {
+        Variant::default()
+    } else {
+        variant.parse()?
+    };
+    let (pits, n) = parse_rows(
+        fields[0],
+        MIN_PITS_PER_ROW,
+        MAX_PITS_PER_ROW,
+        MAX_SEEDS_ON_BOARD as u64,
+    )?;
+    let total: u64 = pits.iter().sum();
+    if total > MAX_SEEDS_ON_BOARD as u64 {
+        return Err(ParsePositionError::Board(format!(
+            "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
+        )));
+    }
+    let turn = parse_turn(fields[1])?;
+    let captured = match fields.get(2) {
+        Some(t) => parse_pair("captured", t)?,
+        None => BySide::default(),
+    };
+    let rules = Giuthi::new(n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
+    let mut state = GiuthiState {
+        pits: [0; 2 * MAX_PITS_PER_ROW],
+        turn,
+    };
+    for (i, &v) in pits.iter().enumerate() {
+        state.pits[i] = v as u8;
+    }
+    Ok(Position::new(rules, state, captured))
+}
+
+impl FromStr for Position<Giuthi> {
+    type Err = ParsePositionError;
+    fn from_str(text: &str) -> Result<Self, ParsePositionError> {
+        let (game, variant, fields) = split_head(text)?;
+        if game != "giuthi" {
+            return Err(ParsePositionError::UnknownGame(game.to_string()));
+        }
+        parse_giuthi(variant, &fields)
+    }
+}
+
+impl fmt::Display for Position<Giuthi> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.rules.variant().to_string();
+        if v.is_empty() {
+            f.write_str("giuthi ")?;
+        } else {
+            write!(f, "giuthi:{v} ")?;
+        }
+        let n = self.rules.pits_per_row();
+        write_rows(f, self.state.pits[..2 * n].iter().map(|&x| x as u32), n)?;
+        write!(
+            f,
+            " {} {},{}",
+            self.state.turn.letter(),
+            self.captured.south,
+            self.captured.north
+        )
+    }
+}
+
+/// A position of any game the engine knows, chosen by the first word of its notation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyPosition {
+    /// A Giuthi position.
+    Giuthi(Position<Giuthi>),
+}
+
+impl FromStr for AnyPosition {
+    type Err = ParsePositionError;
+    fn from_str(text: &str) -> Result<Self, ParsePositionError> {
+        let (game, variant, fields) = split_head(text)?;
+        match game {
+            "giuthi" => Ok(AnyPosition::Giuthi(parse_giuthi(variant, &fields)?)),
+            _ => Err(ParsePositionError::UnknownGame(game.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyPosition::Giuthi(p) => p.fmt(f),
+        }
+    }
+}
+
+/// Runs generic code on the position inside an [`AnyPosition`]:
+/// `with_position!(any, p => expr)` binds `p: &Position<R>` for the right `R`.
+#[macro_export]
+macro_rules! with_position {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::notation::AnyPosition::Giuthi($p) => $body,
+        }
+    };
+}

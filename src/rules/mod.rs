@@ -1,0 +1,207 @@
+//! The [`Rules`] trait: what the solver and the tablebases need to know about a game.
+//!
+//! A game is described by a rules value (board size and variant) and a small `Copy`
+//! [`Rules::State`]: the store-independent core of a position (RULES.md V2: board, marks,
+//! turn; never the captured seeds). Captured seeds live in [`crate::Position`].
+//!
+//! The search is generic over `R: Rules`, so every game is monomorphised.
+
+pub mod giuthi;
+
+use crate::types::Side;
+use crate::value::Score;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// One legal move together with what it does (the `SowReport` of STYLE.md).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Child<R: Rules> {
+    /// The move.
+    pub mv: R::Move,
+    /// The position after the move (turn already updated).
+    pub state: R::State,
+    /// Seeds the mover captured with this move (into its store or out of play).
+    pub captured: u16,
+    /// `true` when the opponent moves next (a normal move, a capture, a pass);
+    /// `false` for an extra move (RULES.md G5b, Kalah R2).
+    pub turn_passes: bool,
+    /// Laps sown by the move (one per relay leg; 0 for a pass).
+    pub laps: u32,
+    /// Seeds dropped by the move, all laps together.
+    pub sown: u32,
+}
+
+impl<R: Rules> Clone for Child<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Rules> Copy for Child<R> {}
+
+/// Why a move cannot be played in a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// Neither side can move any more (RULES.md G9): nothing can be played, not even a pass.
+    #[error("move {mv}: the game is over")]
+    GameOver {
+        /// The move as written.
+        mv: String,
+    },
+    /// The pit index is off the board.
+    #[error("move {mv}: there is no pit {pit} on a board of {pits} pits (0..{pits})")]
+    NoSuchPit {
+        /// The move as written.
+        mv: String,
+        /// The pit named.
+        pit: usize,
+        /// Pits on the board (2n).
+        pits: usize,
+    },
+    /// The pit belongs to the opponent.
+    #[error("move {mv}: pit {pit} is not {side}'s; {side} owns pits {first}..={last}")]
+    NotYourPit {
+        /// The move as written.
+        mv: String,
+        /// The pit named.
+        pit: usize,
+        /// The side to move.
+        side: Side,
+        /// The mover's first pit.
+        first: usize,
+        /// The mover's last pit.
+        last: usize,
+    },
+    /// The pit holds fewer seeds than the move needs (a singleton is never sown, G2).
+    #[error("move {mv}: pit {pit} holds {seeds} seed(s); {reason}")]
+    TooFewSeeds {
+        /// The move as written.
+        mv: String,
+        /// The pit named.
+        pit: usize,
+        /// Seeds in the pit.
+        seeds: u32,
+        /// The clause that forbids it.
+        reason: &'static str,
+    },
+    /// The sowing never ends (RULES.md G7): it returns to a state it has been in.
+    #[error(
+        "move {mv}: the sowing is endless: a relay state repeats, detected after {laps} laps (G7)"
+    )]
+    Endless {
+        /// The move as written.
+        mv: String,
+        /// Laps sown until the repeat was detected.
+        laps: u64,
+    },
+    /// `pass` while a sowing is legal (G8).
+    #[error("move pass: {side} has {moves} legal move(s), so cannot pass (G8)")]
+    PassNotAllowed {
+        /// The side to move.
+        side: Side,
+        /// How many legal moves it has.
+        moves: usize,
+    },
+    /// A sowing while the mover must pass.
+    #[error("move {mv}: {side} has no legal sowing and must pass (G8)")]
+    MustPass {
+        /// The move as written.
+        mv: String,
+        /// The side to move.
+        side: Side,
+    },
+    /// Any other game-specific reason.
+    #[error("move {mv}: {reason}")]
+    Other {
+        /// The move as written.
+        mv: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+}
+
+/// A move string that does not parse (RULES.md N2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseMoveError {
+    /// The text is not a move of this game's notation.
+    #[error("move {text:?}: {reason}")]
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What was expected.
+        reason: String,
+    },
+}
+
+/// A game: its moves, its sowing and its end, over a `Copy` store-independent state.
+///
+/// Contract used by the solver and the tablebases:
+/// - [`Rules::children`] lists every legal move with its result, a pass included when the
+///   rules make the mover pass; it is empty exactly when the game is over, and then
+///   [`Rules::final_value`] is the future margin for the side to move.
+/// - A move that keeps the turn has `turn_passes == false` (extra move).
+/// - Seeds on the board never increase; a move with `captured > 0` lowers them by exactly
+///   `captured` (so cycles of play keep the seed count: tablebase layers are closed).
+pub trait Rules: Clone + Debug + Send + Sync + 'static {
+    /// The store-independent core of a position (board, marks, turn).
+    type State: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// A move.
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+
+    /// The game's name in notation (`giuthi`, `kalah`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Pits in one row (`n`).
+    fn pits_per_row(&self) -> usize;
+
+    /// The side to move.
+    fn turn(&self, s: &Self::State) -> Side;
+
+    /// Seeds in pit `pit` (0..2n, RULES.md numbering).
+    fn seeds(&self, s: &Self::State, pit: usize) -> u32;
+
+    /// Seeds on the whole board (stores excluded).
+    fn seeds_on_board(&self, s: &Self::State) -> u32 {
+        (0..2 * self.pits_per_row()).map(|p| self.seeds(s, p)).sum()
+    }
+
+    /// Seeds in `side`'s row.
+    fn row_seeds(&self, s: &Self::State, side: Side) -> u32 {
+        let n = self.pits_per_row();
+        let first = match side {
+            Side::North => 0,
+            Side::South => n,
+        };
+        (first..first + n).map(|p| self.seeds(s, p)).sum()
+    }
+
+    /// Every legal move with its result, in a stable order; `out` is cleared first.
+    /// Empty exactly when the game is over.
+    fn children(&self, s: &Self::State, out: &mut Vec<Child<Self>>);
+
+    /// The future margin for the side to move of a finished game (called when
+    /// [`Rules::children`] is empty).
+    fn final_value(&self, s: &Self::State) -> Score;
+
+    /// Plays one move after checking it; the error names the move and the reason.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] when the move is not legal in `s`.
+    fn play(&self, s: &Self::State, mv: Self::Move) -> Result<Child<Self>, IllegalMove>;
+
+    /// Parses a move in this game's notation.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseMoveError`] naming the text and what was expected.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseMoveError>;
+
+    /// A 64-bit key of the state (board, marks and turn). Exact (collision-free among
+    /// states with at most [`Rules::exact_key_limit`] seeds on the board), otherwise a hash.
+    fn key(&self, s: &Self::State) -> u64;
+
+    /// The largest number of seeds on the board for which [`Rules::key`] is exact.
+    fn exact_key_limit(&self) -> u32;
+}
