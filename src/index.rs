@@ -155,6 +155,78 @@ impl Ranker {
     }
 }
 
+/// Exact 64-bit keys of (board, turn) pairs: `2 * (cumulative(S) + rank) + turn`, exact
+/// for boards of at most [`BoardKeys::exact_limit`] seeds, a 64-bit hash above that.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::index::BoardKeys;
+/// use giuthi::Side;
+/// let keys = BoardKeys::new(4, 255);
+/// assert_eq!(keys.key(&[0, 0, 0, 0], Side::South), 0);
+/// assert_eq!(keys.key(&[0, 0, 0, 0], Side::North), 1);
+/// assert_eq!(keys.key(&[0, 0, 0, 1], Side::South), 2);
+/// assert_eq!(keys.exact_limit(), 255);
+/// ```
+#[derive(Debug, Clone)]
+pub struct BoardKeys {
+    ranker: Ranker,
+    exact_limit: u32,
+}
+
+impl BoardKeys {
+    /// Keys for boards of `pits` pits holding at most `max_seeds` seeds.
+    pub fn new(pits: usize, max_seeds: u32) -> BoardKeys {
+        let ranker = Ranker::new(pits, max_seeds as usize + 1);
+        let mut exact_limit = 0;
+        for s in 0..=max_seeds {
+            let c = ranker.cumulative(s as usize + 1);
+            if c > u64::MAX / 2 - 1 {
+                break;
+            }
+            exact_limit = s;
+        }
+        BoardKeys {
+            ranker,
+            exact_limit,
+        }
+    }
+
+    /// The largest seed count for which keys are exact (collision-free).
+    pub fn exact_limit(&self) -> u32 {
+        self.exact_limit
+    }
+
+    /// The key of `board` (one byte a pit) with `turn` to move.
+    #[inline]
+    pub fn key(&self, board: &[u8], turn: crate::types::Side) -> u64 {
+        let seeds: u32 = board.iter().map(|&x| x as u32).sum();
+        let t = turn.index() as u64;
+        if seeds <= self.exact_limit {
+            2 * (self.ranker.cumulative(seeds as usize) + self.ranker.rank(board)) + t
+        } else {
+            let mut h = t ^ 0x9e37_79b9_7f4a_7c15;
+            for chunk in board.chunks(8) {
+                let mut w = [0u8; 8];
+                w[..chunk.len()].copy_from_slice(chunk);
+                h = mix64(h ^ u64::from_le_bytes(w));
+            }
+            h
+        }
+    }
+}
+
+/// A 64-bit finaliser (splitmix64).
+#[inline]
+pub fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

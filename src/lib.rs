@@ -25,8 +25,10 @@
 
 pub mod index;
 pub mod notation;
+pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod solve;
 pub mod types;
 pub mod value;
 

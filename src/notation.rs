@@ -24,10 +24,8 @@
 //! ```
 
 use crate::position::Position;
-use crate::rules::giuthi::{
-    Giuthi, GiuthiState, ParseVariantError, Variant, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD,
-    MIN_PITS_PER_ROW,
-};
+use crate::rules::giuthi::{Giuthi, ParseVariantError};
+use crate::rules::kalah::Kalah;
 use crate::rules::Rules;
 use crate::types::{BySide, Side};
 use std::fmt;
@@ -43,7 +41,7 @@ pub enum ParsePositionError {
     )]
     Empty,
     /// The first word is not a known game.
-    #[error("field game: unknown game {0:?} (expected giuthi or kalah)")]
+    #[error("field game: unknown game {0:?} (expected giuthi, kalah or kiothi)")]
     UnknownGame(String),
     /// Too few or too many space-separated fields.
     #[error("field {field}: {reason}")]
@@ -190,7 +188,7 @@ pub fn write_rows(
 }
 
 /// Splits `game[:variant]` and the remaining fields.
-fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionError> {
+pub fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionError> {
     if text.trim().is_empty() {
         return Err(ParsePositionError::Empty);
     }
@@ -207,89 +205,41 @@ fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionError>
     Ok((game, variant, fields))
 }
 
-/// Parses a Giuthi position (N1).
-fn parse_giuthi(variant: &str, fields: &[&str]) -> Result<Position<Giuthi>, ParsePositionError> {
-    if fields.len() < 2 || fields.len() > 3 {
-        return Err(ParsePositionError::Fields {
-            field: "position",
-            reason: format!(
-                "expected `giuthi <board> <turn> [<captured>]`, found {} field(s) after the game name",
-                fields.len()
-            ),
-        });
-    }
-    if variant.is_empty() && fields.is_empty() {
-        return Err(ParsePositionError::Empty);
-    }
-    let variant: Variant = if variant.is_empty() {
-        Variant::default()
-    } else {
-        variant.parse()?
-    };
-    let (pits, n) = parse_rows(
-        fields[0],
-        MIN_PITS_PER_ROW,
-        MAX_PITS_PER_ROW,
-        MAX_SEEDS_ON_BOARD as u64,
-    )?;
-    let total: u64 = pits.iter().sum();
-    if total > MAX_SEEDS_ON_BOARD as u64 {
-        return Err(ParsePositionError::Board(format!(
-            "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
-        )));
-    }
-    let turn = parse_turn(fields[1])?;
-    let captured = match fields.get(2) {
-        Some(t) => parse_pair("captured", t)?,
-        None => BySide::default(),
-    };
-    let rules = Giuthi::new(n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
-    let mut state = GiuthiState {
-        pits: [0; 2 * MAX_PITS_PER_ROW],
-        turn,
-    };
-    for (i, &v) in pits.iter().enumerate() {
-        state.pits[i] = v as u8;
-    }
-    Ok(Position::new(rules, state, captured))
-}
-
-impl FromStr for Position<Giuthi> {
+impl<R: Rules> FromStr for Position<R> {
     type Err = ParsePositionError;
     fn from_str(text: &str) -> Result<Self, ParsePositionError> {
         let (game, variant, fields) = split_head(text)?;
-        if game != "giuthi" {
-            return Err(ParsePositionError::UnknownGame(game.to_string()));
+        let pos = R::parse_fields(variant, &fields);
+        match pos {
+            Ok(p) if p.rules.name() == game => Ok(p),
+            _ if !KNOWN_GAMES.contains(&game) => {
+                Err(ParsePositionError::UnknownGame(game.to_string()))
+            }
+            Ok(p) => Err(ParsePositionError::Other {
+                field: "game",
+                reason: format!("expected {}, found {game}", p.rules.name()),
+            }),
+            Err(e) => Err(e),
         }
-        parse_giuthi(variant, &fields)
     }
 }
 
-impl fmt::Display for Position<Giuthi> {
+impl<R: Rules> fmt::Display for Position<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.rules.variant().to_string();
-        if v.is_empty() {
-            f.write_str("giuthi ")?;
-        } else {
-            write!(f, "giuthi:{v} ")?;
-        }
-        let n = self.rules.pits_per_row();
-        write_rows(f, self.state.pits[..2 * n].iter().map(|&x| x as u32), n)?;
-        write!(
-            f,
-            " {} {},{}",
-            self.state.turn.letter(),
-            self.captured.south,
-            self.captured.north
-        )
+        self.rules.write_position(self, f)
     }
 }
+
+/// The game names the notation knows.
+pub const KNOWN_GAMES: &[&str] = &["giuthi", "kalah"];
 
 /// A position of any game the engine knows, chosen by the first word of its notation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnyPosition {
     /// A Giuthi position.
     Giuthi(Position<Giuthi>),
+    /// A Kalah position.
+    Kalah(Position<Kalah>),
 }
 
 impl FromStr for AnyPosition {
@@ -297,7 +247,8 @@ impl FromStr for AnyPosition {
     fn from_str(text: &str) -> Result<Self, ParsePositionError> {
         let (game, variant, fields) = split_head(text)?;
         match game {
-            "giuthi" => Ok(AnyPosition::Giuthi(parse_giuthi(variant, &fields)?)),
+            "giuthi" => Ok(AnyPosition::Giuthi(Giuthi::parse_fields(variant, &fields)?)),
+            "kalah" => Ok(AnyPosition::Kalah(Kalah::parse_fields(variant, &fields)?)),
             _ => Err(ParsePositionError::UnknownGame(game.to_string())),
         }
     }
@@ -307,6 +258,7 @@ impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyPosition::Giuthi(p) => p.fmt(f),
+            AnyPosition::Kalah(p) => p.fmt(f),
         }
     }
 }
@@ -318,6 +270,7 @@ macro_rules! with_position {
     ($any:expr, $p:ident => $body:expr) => {
         match $any {
             $crate::notation::AnyPosition::Giuthi($p) => $body,
+            $crate::notation::AnyPosition::Kalah($p) => $body,
         }
     };
 }

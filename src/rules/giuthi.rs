@@ -10,7 +10,10 @@
 //! ```
 
 use super::{Child, IllegalMove, ParseMoveError, Rules};
-use crate::index::Ranker;
+use crate::index::BoardKeys;
+use crate::notation::{parse_pair, parse_rows, parse_turn, write_rows, ParsePositionError};
+use crate::position::Position;
+use crate::types::BySide;
 use crate::types::{Direction, Side};
 use crate::value::Score;
 use std::fmt;
@@ -278,8 +281,7 @@ pub struct GiuthiState {
 pub struct Giuthi {
     n: u8,
     variant: Variant,
-    ranker: Arc<Ranker>,
-    exact_key_limit: u32,
+    keys: Arc<BoardKeys>,
 }
 
 /// A board size the engine does not accept.
@@ -308,21 +310,10 @@ impl Giuthi {
         if !(MIN_PITS_PER_ROW..=MAX_PITS_PER_ROW).contains(&n) {
             return Err(BoardError::PitsPerRow(n));
         }
-        let ranker = Ranker::new(2 * n, MAX_SEEDS_ON_BOARD as usize + 1);
-        // Key = 2 * (cumulative(S) + rank) + turn < 2 * cumulative(S + 1).
-        let mut limit = 0;
-        for s in 0..=MAX_SEEDS_ON_BOARD {
-            let c = ranker.cumulative(s as usize + 1);
-            if c == u64::MAX || c > u64::MAX / 2 {
-                break;
-            }
-            limit = s;
-        }
         Ok(Giuthi {
             n: n as u8,
             variant,
-            ranker: Arc::new(ranker),
-            exact_key_limit: limit,
+            keys: Arc::new(BoardKeys::new(2 * n, MAX_SEEDS_ON_BOARD)),
         })
     }
 
@@ -592,15 +583,6 @@ impl Giuthi {
     }
 }
 
-#[inline]
-fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 impl Rules for Giuthi {
     type State = GiuthiState;
     type Move = GiuthiMove;
@@ -717,27 +699,83 @@ impl Rules for Giuthi {
         text.parse()
     }
 
-    /// `2 * (C(S + 2n - 1, 2n) + rank) + turn` (see [`crate::index`]) when the board holds
-    /// at most [`Rules::exact_key_limit`] seeds, otherwise a 64-bit hash.
+    /// `2 * (C(S + 2n - 1, 2n) + rank) + turn` (see [`crate::index::BoardKeys`]) when the
+    /// board holds at most [`Rules::exact_key_limit`] seeds, otherwise a 64-bit hash.
     #[inline]
     fn key(&self, s: &GiuthiState) -> u64 {
-        let n2 = 2 * self.n as usize;
-        let seeds = self.seeds_on_board(s);
-        let turn = s.turn.index() as u64;
-        if seeds <= self.exact_key_limit {
-            let r = self.ranker.rank(&s.pits[..n2]);
-            2 * (self.ranker.cumulative(seeds as usize) + r) + turn
-        } else {
-            let mut h = turn;
-            for chunk in s.pits.chunks_exact(8) {
-                let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-                h = mix64(h ^ w);
-            }
-            h
-        }
+        self.keys.key(&s.pits[..2 * self.n as usize], s.turn)
     }
 
     fn exact_key_limit(&self) -> u32 {
-        self.exact_key_limit
+        self.keys.exact_limit()
+    }
+
+    /// `giuthi[:<variant>] <board> <turn> <captured>` (RULES.md N1).
+    fn write_position(&self, pos: &Position<Giuthi>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.variant.to_string();
+        if v.is_empty() {
+            f.write_str("giuthi ")?;
+        } else {
+            write!(f, "giuthi:{v} ")?;
+        }
+        let n = self.n as usize;
+        write_rows(f, pos.state.pits[..2 * n].iter().map(|&x| x as u32), n)?;
+        write!(
+            f,
+            " {} {},{}",
+            pos.state.turn.letter(),
+            pos.captured.south,
+            pos.captured.north
+        )
+    }
+
+    fn parse_fields(
+        variant: &str,
+        fields: &[&str],
+    ) -> Result<Position<Giuthi>, ParsePositionError> {
+        if fields.len() < 2 || fields.len() > 3 {
+            return Err(ParsePositionError::Fields {
+                field: "position",
+                reason: format!(
+                    "expected `giuthi <board> <turn> [<captured>]`, found {} field(s) after the game name",
+                    fields.len()
+                ),
+            });
+        }
+        if variant.is_empty() && fields.is_empty() {
+            return Err(ParsePositionError::Empty);
+        }
+        let variant: Variant = if variant.is_empty() {
+            Variant::default()
+        } else {
+            variant.parse()?
+        };
+        let (pits, n) = parse_rows(
+            fields[0],
+            MIN_PITS_PER_ROW,
+            MAX_PITS_PER_ROW,
+            MAX_SEEDS_ON_BOARD as u64,
+        )?;
+        let total: u64 = pits.iter().sum();
+        if total > MAX_SEEDS_ON_BOARD as u64 {
+            return Err(ParsePositionError::Board(format!(
+                "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
+            )));
+        }
+        let turn = parse_turn(fields[1])?;
+        let captured = match fields.get(2) {
+            Some(t) => parse_pair("captured", t)?,
+            None => BySide::default(),
+        };
+        let rules =
+            Giuthi::new(n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
+        let mut state = GiuthiState {
+            pits: [0; 2 * MAX_PITS_PER_ROW],
+            turn,
+        };
+        for (i, &v) in pits.iter().enumerate() {
+            state.pits[i] = v as u8;
+        }
+        Ok(Position::new(rules, state, captured))
     }
 }

@@ -7,10 +7,13 @@
 //! The search is generic over `R: Rules`, so every game is monomorphised.
 
 pub mod giuthi;
+pub mod kalah;
 
+use crate::notation::ParsePositionError;
+use crate::position::Position;
 use crate::types::Side;
 use crate::value::Score;
-use std::fmt::{Debug, Display};
+use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
 
 /// One legal move together with what it does (the `SowReport` of STYLE.md).
@@ -204,4 +207,20 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
     /// The largest number of seeds on the board for which [`Rules::key`] is exact.
     fn exact_key_limit(&self) -> u32;
+
+    /// Writes `pos` in this game's canonical notation (RULES.md N1, N3).
+    fn write_position(&self, pos: &Position<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+
+    /// Parses the fields after the game name: `variant` is the text after `game:` (empty
+    /// when absent), `fields` the space-separated fields that follow.
+    ///
+    /// # Errors
+    ///
+    /// [`ParsePositionError`] naming the field and the reason.
+    fn parse_fields(variant: &str, fields: &[&str]) -> Result<Position<Self>, ParsePositionError>;
+
+    /// How `show` writes the contents of one pit (the seed count; Kiothi adds its marks).
+    fn pit_label(&self, s: &Self::State, pit: usize) -> String {
+        self.seeds(s, pit).to_string()
+    }
 }

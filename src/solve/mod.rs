@@ -1,0 +1,15 @@
+//! Solving positions exactly (RULES.md V1-V4).
+//!
+//! [`naive`] is the reference method used by the tests.
+
+pub mod naive;
+
+use crate::rules::Rules;
+use crate::value::Bounds;
+
+/// An endgame oracle the search may consult (the tablebases implement it): exact
+/// `(lo, hi)` for the states it covers, `None` for the others.
+pub trait EndgameOracle<R: Rules>: Send + Sync {
+    /// The bounds of `s` for the side to move, if the oracle covers it.
+    fn probe(&self, s: &R::State) -> Option<Bounds>;
+}
