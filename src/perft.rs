@@ -32,9 +32,8 @@ fn perft_rec<R: Rules>(rules: &R, s: &R::State, depth: u32, buf: &mut [Vec<Child
         return head.len() as u64;
     }
     let mut total = 0;
-    for i in 0..head.len() {
-        let child = head[i].state;
-        total += perft_rec(rules, &child, depth - 1, rest);
+    for c in head.iter() {
+        total += perft_rec(rules, &c.state, depth - 1, rest);
     }
     total
 }
