@@ -1,6 +1,93 @@
 //! Command-line front end (clap + anyhow only; all logic lives in the library).
+//!
+//! Each subcommand is one file with an `Args` struct and a `run` function. Exit codes:
+//! 0 success, 1 failure (a check that found a mismatch, an I/O error, a corrupt file),
+//! 2 usage error (bad arguments, a malformed position or move, an illegal move).
+
+mod analyze;
+mod bench;
+mod bestmove;
+mod common;
+mod moves;
+mod perft;
+mod play;
+mod show;
+mod solve;
+mod start;
+mod tb;
+
+use clap::{Parser, Subcommand};
+pub use common::{usage, Usage};
+
+/// giuthi: exact solver for Giuthi, Kiothi and Kalah positions.
+///
+/// Positions are written in the notation of RULES.md N1, for example
+/// `giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0` (North's row, '/', South's row, side to move,
+/// captured seeds south,north). Wherever a POSITION is asked for, a path to a file whose
+/// first non-comment line is a position works too.
+#[derive(Debug, Parser)]
+#[command(name = "giuthi", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a start position.
+    Start(start::Args),
+    /// Draw a position as a player sees it.
+    Show(show::Args),
+    /// List the legal moves of a position and what each does.
+    Moves(moves::Args),
+    /// Apply moves to a position and print the result.
+    Play(play::Args),
+    /// Count move sequences to a depth (move-generator check).
+    Perft(perft::Args),
+    /// Solve positions exactly: value, result, best moves, principal variation.
+    Solve(solve::Args),
+    /// The exact value of every legal move of a position.
+    Analyze(analyze::Args),
+    /// The best move of a position.
+    Bestmove(bestmove::Args),
+    /// Solve a fixed suite single-threaded and print a deterministic node count and speed.
+    Bench(bench::Args),
+    /// Endgame tablebases: generate, probe, inspect, verify.
+    #[command(subcommand)]
+    Tb(tb::Command),
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with code 0, usage errors with code 2.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let result = match cli.command {
+        Command::Start(a) => start::run(a),
+        Command::Show(a) => show::run(a),
+        Command::Moves(a) => moves::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Perft(a) => perft::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Bestmove(a) => bestmove::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Tb(c) => tb::run(c),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.chain().any(|c| c.is::<Usage>()) {
+                2
+            } else {
+                1
+            }
+        }
+    }
 }
