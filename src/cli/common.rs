@@ -16,7 +16,6 @@ pub fn usage(msg: impl std::fmt::Display) -> anyhow::Error {
 
 /// Reads a POSITION argument: a position string, or the path of a file whose first
 /// non-comment, non-empty line is one.
-#[allow(dead_code)] // used by the subcommands as they land
 pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
     let looks_like_position = arg.split(' ').count() >= 3
         || arg.starts_with("giuthi")
@@ -44,4 +43,38 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
             usage(e)
         }
     })
+}
+
+/// What a game calls the seeds a side has taken: Giuthi's leave the board ("captured"),
+/// Kalah's go to a store, Kiothi's to a prison.
+pub fn taken_word(game: &str) -> &'static str {
+    match game {
+        "kalah" => "store",
+        "kiothi" => "prison",
+        _ => "captured",
+    }
+}
+
+/// Whether the game has a store (or prison) at each end of the board, drawn by `show`.
+pub fn has_stores(game: &str) -> bool {
+    matches!(game, "kalah" | "kiothi")
+}
+
+/// Whether the game ends in a draw when a position repeats (Giuthi G10, Kiothi K11).
+/// Kalah (R1-R4) has no such clause, and needs none: a move that puts no seed in a store
+/// moves the mover's seeds strictly towards its store and leaves the other row alone, so
+/// no Kalah position can recur.
+pub fn has_repetition_rule(game: &str) -> bool {
+    game != "kalah"
+}
+
+/// The final scores of a finished game in words, e.g. `South 8, North 2: South wins by 6`.
+pub fn scores_line(scores: giuthi::BySide<i32>) -> String {
+    let (s, n) = (scores.south, scores.north);
+    let verdict = match s.cmp(&n) {
+        std::cmp::Ordering::Greater => format!("South wins by {}", s - n),
+        std::cmp::Ordering::Less => format!("North wins by {}", n - s),
+        std::cmp::Ordering::Equal => "a draw".to_string(),
+    };
+    format!("South {s}, North {n}: {verdict}")
 }

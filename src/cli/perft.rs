@@ -1,10 +1,69 @@
-//! `giuthi perft` (not implemented yet).
+//! `giuthi perft`: count the move sequences of a given length (a move-generator check).
+//!
+//! Every legal move is one ply, a pass and an extra move included; a finished game counts
+//! 0 below depth 0 (see [`giuthi::perft`]).
+
+use super::common::{read_position, usage};
+use giuthi::perft::{divide, perft};
+use giuthi::{with_position, Position, Rules};
+use std::time::Instant;
+
+/// The deepest perft the command accepts (a guard against typing an hour-long run).
+const MAX_DEPTH: u32 = 64;
 
 /// Arguments of `giuthi perft`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Examples:\n  giuthi perft \"$(giuthi start --pits 5 --seeds 4)\" --depth 4\n  \
+    giuthi perft 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0' --depth 3 --divide"
+)]
+pub struct Args {
+    /// The position: a position string (RULES.md N1) or a file whose first non-comment
+    /// line is one.
+    #[arg(value_name = "POSITION")]
+    pub position: String,
+    /// Plies to count (0 counts the position itself).
+    #[arg(long, short, value_name = "D")]
+    pub depth: u32,
+    /// Also print each legal move with the count below it (depth D-1).
+    #[arg(long)]
+    pub divide: bool,
+}
 
 /// Runs `giuthi perft`; returns the exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi perft is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.depth > MAX_DEPTH {
+        return Err(usage(format!(
+            "--depth: {} plies; perft takes at most {MAX_DEPTH}",
+            args.depth
+        )));
+    }
+    if args.divide && args.depth == 0 {
+        return Err(usage("--depth: --divide needs a depth of at least 1"));
+    }
+    let any = read_position(&args.position)?;
+    with_position!(&any, p => report(p, args.depth, args.divide));
+    Ok(0)
+}
+
+/// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second.
+fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) {
+    let started = Instant::now();
+    let nodes = if split {
+        let parts = divide(&pos.rules, &pos.state, depth);
+        for (mv, count) in &parts {
+            println!("{mv} {count}");
+        }
+        parts.iter().map(|(_, c)| c).sum()
+    } else {
+        perft(&pos.rules, &pos.state, depth)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    println!("perft {depth}: {nodes}");
+    let rate = if secs > 0.0 {
+        format!("{:.0} nodes/s", nodes as f64 / secs)
+    } else {
+        "too fast to time".to_string()
+    };
+    println!("time {secs:.3} s, {rate}");
 }

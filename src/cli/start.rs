@@ -1,10 +1,105 @@
-//! `giuthi start` (not implemented yet).
+//! `giuthi start`: print the start position of a game (RULES.md G1, R1; notation N1).
+
+use super::usage;
+use giuthi::rules::giuthi::{Giuthi, Variant, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
+use giuthi::rules::kalah::Kalah;
+use giuthi::{BySide, Position};
+
+/// The games `start` can set up. To add a game (Kiothi), add a variant here, its default
+/// size in [`Game::default_size`] and its set-up in [`run`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Game {
+    /// Giuthi (RULES.md G1): 2 x N pits, S seeds in every pit, no stores.
+    Giuthi,
+    /// Kalah (RULES.md R1): 2 x N pits and two stores, S seeds in every pit.
+    Kalah,
+    // Kiothi: added with the Kiothi rules (K1, K2); its board is fixed at 2x10.
+}
+
+impl Game {
+    /// The default pits a row and seeds a pit: Giuthi 2x8 with 8 (the standard set-up,
+    /// G1), Kalah 2x6 with 4 (the published Kalah(6,4)).
+    fn default_size(self) -> (u64, u64) {
+        match self {
+            Game::Giuthi => (8, 8),
+            Game::Kalah => (6, 4),
+        }
+    }
+}
 
 /// Arguments of `giuthi start`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  giuthi start                        \
+    # giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0\n  \
+    giuthi start --pits 10 --seeds 9     # the 2x10 board with 9 a pit\n  \
+    giuthi start --variant chain=one,origin=skip --pits 5 --seeds 4\n  \
+    giuthi start --game kalah            # Kalah(6,4)")]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value = "giuthi")]
+    pub game: Game,
+    /// Pits in each row [default: 8 for Giuthi, 6 for Kalah]. Giuthi takes 2 to 16
+    /// (5 to 10 in play, G1), Kalah 1 to 16.
+    #[arg(long, value_name = "N")]
+    pub pits: Option<u64>,
+    /// Seeds in every pit at the start [default: 8 for Giuthi, 4 for Kalah]. At least 1;
+    /// the whole board holds at most 255 seeds.
+    #[arg(long, value_name = "S")]
+    pub seeds: Option<u64>,
+    /// A Giuthi rule variant, comma separated (RULES.md N1): chain=run|one|none,
+    /// origin=sow|skip, end=stuck|empty-row.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    pub variant: Option<String>,
+}
 
 /// Runs `giuthi start`; returns the exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi start is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let (default_pits, default_seeds) = args.game.default_size();
+    let pits = args.pits.unwrap_or(default_pits);
+    let seeds = args.seeds.unwrap_or(default_seeds);
+    let (min_pits, game_name) = match args.game {
+        Game::Giuthi => (2, "Giuthi"),
+        Game::Kalah => (1, "Kalah"),
+    };
+    if pits < min_pits || pits > MAX_PITS_PER_ROW as u64 {
+        return Err(usage(format!(
+            "--pits: {pits} pits a row; {game_name} takes {min_pits} to {MAX_PITS_PER_ROW}"
+        )));
+    }
+    if seeds == 0 {
+        return Err(usage(
+            "--seeds: 0 seeds a pit; a start position needs at least 1 in every pit",
+        ));
+    }
+    let total = 2 * pits * seeds;
+    if total > MAX_SEEDS_ON_BOARD as u64 {
+        return Err(usage(format!(
+            "--seeds: 2 x {pits} pits x {seeds} seeds = {total} seeds; \
+             the engine takes at most {MAX_SEEDS_ON_BOARD} on the board"
+        )));
+    }
+    let (pits, seeds) = (pits as usize, seeds as u8);
+    let text = match args.game {
+        Game::Giuthi => {
+            let variant: Variant = match &args.variant {
+                Some(v) => v.parse().map_err(|e| usage(format!("--variant: {e}")))?,
+                None => Variant::default(),
+            };
+            let rules = Giuthi::new(pits, variant).map_err(|e| usage(format!("--pits: {e}")))?;
+            let state = rules.start(seeds);
+            Position::new(rules, state, BySide::default()).to_string()
+        }
+        Game::Kalah => {
+            if let Some(v) = &args.variant {
+                return Err(usage(format!(
+                    "--variant: Kalah has no variants, found {v:?}"
+                )));
+            }
+            let rules = Kalah::new(pits).map_err(|e| usage(format!("--pits: {e}")))?;
+            let state = rules.start(seeds);
+            Position::new(rules, state, BySide::default()).to_string()
+        }
+    };
+    println!("{text}");
+    Ok(0)
 }
