@@ -37,7 +37,7 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
             .map_err(|e| usage(format!("{}: {e}", path.display())));
     }
     arg.parse().map_err(|e| {
-        if !looks_like_position && !path.exists() && !arg.contains(',') {
+        if !looks_like_position && !arg.is_empty() && !path.exists() && !arg.contains(',') {
             usage(format!("{e} (and no file named {arg:?} exists)"))
         } else {
             usage(e)
@@ -77,4 +77,22 @@ pub fn scores_line(scores: giuthi::BySide<i32>) -> String {
         std::cmp::Ordering::Equal => "a draw".to_string(),
     };
     format!("South {s}, North {n}: {verdict}")
+}
+
+/// Writes `text` to standard output. A closed pipe (`giuthi moves ... | head -1`) is not
+/// an error: the reader has all it wanted, so the rest is dropped quietly instead of the
+/// panic of `print!`.
+///
+/// # Errors
+///
+/// Any other I/O error on standard output.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing to standard output"))
+        }
+        _ => Ok(()),
+    }
 }

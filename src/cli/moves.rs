@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     } else {
         with_position!(&any, p => table(p))
     };
-    print!("{text}");
+    super::common::emit(&text)?;
     Ok(0)
 }
 

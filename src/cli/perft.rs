@@ -3,7 +3,7 @@
 //! Every legal move is one ply, a pass and an extra move included; a finished game counts
 //! 0 below depth 0 (see [`giuthi::perft`]).
 
-use super::common::{read_position, usage};
+use super::common::{emit, read_position, usage};
 use giuthi::perft::{divide, perft};
 use giuthi::{with_position, Position, Rules};
 use std::time::Instant;
@@ -42,28 +42,28 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return Err(usage("--depth: --divide needs a depth of at least 1"));
     }
     let any = read_position(&args.position)?;
-    with_position!(&any, p => report(p, args.depth, args.divide));
+    with_position!(&any, p => report(p, args.depth, args.divide))?;
     Ok(0)
 }
 
 /// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second.
-fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) {
+fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) -> anyhow::Result<()> {
     let started = Instant::now();
     let nodes = if split {
         let parts = divide(&pos.rules, &pos.state, depth);
         for (mv, count) in &parts {
-            println!("{mv} {count}");
+            emit(&format!("{mv} {count}\n"))?;
         }
         parts.iter().map(|(_, c)| c).sum()
     } else {
         perft(&pos.rules, &pos.state, depth)
     };
     let secs = started.elapsed().as_secs_f64();
-    println!("perft {depth}: {nodes}");
+    emit(&format!("perft {depth}: {nodes}\n"))?;
     let rate = if secs > 0.0 {
         format!("{:.0} nodes/s", nodes as f64 / secs)
     } else {
         "too fast to time".to_string()
     };
-    println!("time {secs:.3} s, {rate}");
+    emit(&format!("time {secs:.3} s, {rate}\n"))
 }

@@ -6,7 +6,7 @@
 //! included: when a position (board, marks and turn) occurs a second time, the game ends
 //! at once in a draw (G10, K11) and any later move is refused.
 
-use super::common::{has_repetition_rule, read_position, scores_line, usage};
+use super::common::{emit, has_repetition_rule, read_position, scores_line, usage};
 use giuthi::{with_position, Position, Rules};
 use std::collections::HashMap;
 
@@ -84,8 +84,8 @@ fn play_line<R: Rules>(
             }
         };
         if verbose {
-            println!(
-                "{ply}. {}: laps {}, sown {}, captured {}, {} -> {next}",
+            emit(&format!(
+                "{ply}. {}: laps {}, sown {}, captured {}, {} -> {next}\n",
                 child.mv,
                 child.laps,
                 child.sown,
@@ -95,7 +95,7 @@ fn play_line<R: Rules>(
                 } else {
                     "extra move"
                 }
-            );
+            ))?;
         }
         pos = next;
         if repetition {
@@ -106,7 +106,7 @@ fn play_line<R: Rules>(
             }
         }
     }
-    println!("{pos}");
+    emit(&format!("{pos}\n"))?;
     if let Some((at, first)) = drawn {
         let when = if first == 0 {
             "the given position".to_string()

@@ -22,7 +22,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let any = read_position(&args.position)?;
     let text = with_position!(&any, p => draw(p));
-    print!("{text}");
+    super::common::emit(&text)?;
     Ok(0)
 }
 

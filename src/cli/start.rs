@@ -100,6 +100,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Position::new(rules, state, BySide::default()).to_string()
         }
     };
-    println!("{text}");
+    super::common::emit(&format!("{text}\n"))?;
     Ok(0)
 }
