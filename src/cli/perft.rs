@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(value_name = "POSITION")]
     pub position: String,
     /// Plies to count (0 counts the position itself).
-    #[arg(long, short, value_name = "D")]
+    #[arg(long, short, value_name = "D", allow_negative_numbers = true)]
     pub depth: u32,
     /// Also print each legal move with the count below it (depth D-1).
     #[arg(long)]

@@ -1,0 +1,613 @@
+//! The built `giuthi` binary run on real input (STYLE.md, tests: CLI): `start`, `show`,
+//! `moves` (and its JSON contract), `play`, `perft`, and bad input (exit code 2, an error
+//! naming the field, never a panic).
+
+use giuthi::rules::giuthi::Giuthi;
+use giuthi::Position;
+use serde_json::Value;
+use std::process::Command;
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn giuthi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let code = out.status.code().expect("exited normally, not by a signal");
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert!(
+        !stderr.contains("panicked"),
+        "giuthi {args:?} panicked: {stderr}"
+    );
+    (code, stdout, stderr)
+}
+
+/// Runs the binary and expects success; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let (code, stdout, stderr) = giuthi(args);
+    assert_eq!(code, 0, "giuthi {args:?} failed: {stderr}");
+    stdout
+}
+
+/// Runs the binary and expects a usage error (exit 2); returns stderr.
+fn usage_error(args: &[&str]) -> String {
+    let (code, stdout, stderr) = giuthi(args);
+    assert_eq!(
+        code, 2,
+        "giuthi {args:?}: expected exit 2, stdout {stdout:?}, stderr {stderr:?}"
+    );
+    assert!(!stderr.trim().is_empty(), "giuthi {args:?}: no message");
+    stderr
+}
+
+/// `moves --json` parsed.
+fn moves_json(position: &str) -> Vec<Value> {
+    let text = ok(&["moves", "--json", position]);
+    match serde_json::from_str(&text).expect("moves --json prints JSON") {
+        Value::Array(items) => items,
+        other => panic!("expected an array, found {other}"),
+    }
+}
+
+const START_2X5X4: &str = "giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0";
+
+// ---------------------------------------------------------------- start
+
+#[test]
+fn g1_start_default_is_2x8x8_south_to_move() {
+    assert_eq!(
+        ok(&["start"]),
+        "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0\n"
+    );
+}
+
+#[test]
+fn g1_start_historical_setups() {
+    for (pits, seeds) in [(5, 4), (6, 4), (6, 6), (7, 6), (8, 4), (8, 8), (10, 9)] {
+        let text = ok(&[
+            "start",
+            "--pits",
+            &pits.to_string(),
+            "--seeds",
+            &seeds.to_string(),
+        ]);
+        let row = vec![seeds.to_string(); pits].join(",");
+        assert_eq!(text, format!("giuthi {row}/{row} S 0,0\n"));
+    }
+}
+
+#[test]
+fn r1_start_kalah_6_4() {
+    let expected = "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0\n";
+    assert_eq!(
+        ok(&["start", "--game", "kalah", "--pits", "6", "--seeds", "4"]),
+        expected
+    );
+    // Kalah's defaults are Kalah(6,4).
+    assert_eq!(ok(&["start", "--game", "kalah"]), expected);
+    assert_eq!(
+        ok(&["start", "--game", "kalah", "--pits", "4", "--seeds", "3"]),
+        "kalah 3,3,3,3/3,3,3,3 S 0,0\n"
+    );
+}
+
+#[test]
+fn n1_start_variant_is_printed_canonically() {
+    assert_eq!(
+        ok(&[
+            "start",
+            "--pits",
+            "5",
+            "--seeds",
+            "4",
+            "--variant",
+            "origin=skip,chain=one"
+        ]),
+        "giuthi:chain=one,origin=skip 4,4,4,4,4/4,4,4,4,4 S 0,0\n"
+    );
+    // Defaults are omitted.
+    assert_eq!(
+        ok(&[
+            "start",
+            "--pits",
+            "5",
+            "--seeds",
+            "4",
+            "--variant",
+            "chain=run,end=stuck"
+        ]),
+        format!("{START_2X5X4}\n")
+    );
+}
+
+#[test]
+fn start_bad_options_exit_2_naming_the_option() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["start", "--pits", "1"], "--pits"),
+        (&["start", "--pits", "17"], "--pits"),
+        (&["start", "--game", "kalah", "--pits", "0"], "--pits"),
+        (&["start", "--pits", "-3"], "--pits"),
+        (&["start", "--pits", "x"], "--pits"),
+        (&["start", "--seeds", "0"], "--seeds"),
+        (&["start", "--pits", "16", "--seeds", "8"], "--seeds"),
+        (&["start", "--seeds", "300"], "--seeds"),
+        (&["start", "--variant", "chain=two"], "variant"),
+        (&["start", "--variant", "colour=red"], "variant"),
+        (&["start", "--variant", "chain"], "variant"),
+        (&["start", "--variant", "chain=one,chain=run"], "variant"),
+        (
+            &["start", "--game", "kalah", "--variant", "chain=one"],
+            "--variant",
+        ),
+        (&["start", "--game", "chess"], "--game"),
+    ];
+    for (args, field) in cases {
+        let err = usage_error(args);
+        assert!(
+            err.contains(field),
+            "giuthi {args:?}: {err:?} does not name {field}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- show
+
+#[test]
+fn show_draws_north_reversed_on_top_with_indices() {
+    let text = ok(&["show", "giuthi 1,2,3,4,5/6,7,8,9,10 N 3,4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "giuthi 1,2,3,4,5/6,7,8,9,10 N 3,4");
+    let north = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("North"))
+        .unwrap();
+    let south = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("South |"))
+        .unwrap();
+    let cells = |l: &str| -> Vec<u32> {
+        l.split('|')
+            .skip(1)
+            .filter_map(|c| c.trim().parse().ok())
+            .collect()
+    };
+    // North's row right to left (pit 0 at the right), South's left to right.
+    assert_eq!(cells(north), [5, 4, 3, 2, 1]);
+    assert_eq!(cells(south), [6, 7, 8, 9, 10]);
+    assert!(north.contains("captured 4") && north.contains("to move"));
+    assert!(south.contains("captured 3") && !south.contains("to move"));
+    let indices: Vec<Vec<u32>> = lines
+        .iter()
+        .filter(|l| l.trim_end().ends_with("pit"))
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        })
+        .collect();
+    assert_eq!(indices, [vec![4, 3, 2, 1, 0], vec![5, 6, 7, 8, 9]]);
+    assert!(text.contains("North to move"));
+}
+
+#[test]
+fn g9_show_finished_game_gives_final_scores() {
+    let text = ok(&["show", "giuthi 1,1/1,7 S 0,0"]);
+    assert!(text.contains("game is over"), "{text}");
+    assert!(text.contains("South 8, North 2: South wins by 6"), "{text}");
+}
+
+#[test]
+fn g8_show_says_when_the_mover_must_pass() {
+    let text = ok(&["show", "giuthi 1,1,3/1,1,4 S 0,0"]);
+    assert!(text.contains("must pass"), "{text}");
+}
+
+#[test]
+fn r1_show_kalah_stores_at_the_ends() {
+    let text = ok(&["show", "kalah 1,2,3/4,5,6 S 17,23"]);
+    let store_line = text.lines().find(|l| l.contains("stores")).unwrap();
+    // North's store on the left, South's on the right (as South sees the board).
+    let numbers: Vec<u32> = store_line
+        .split(['|', '+', ' '])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(&numbers[..2], [23, 17], "{store_line}");
+    assert!(store_line.contains("North 23 (left), South 17 (right)"));
+}
+
+#[test]
+fn show_reads_a_position_file() {
+    let path = std::env::temp_dir().join(format!("giuthi-cli-test-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "# a comment\n\ngiuthi 1,1/1,7 S 0,0 | recorded solution here\n",
+    )
+    .unwrap();
+    let text = ok(&["show", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(text.starts_with("giuthi 1,1/1,7 S 0,0\n"), "{text}");
+}
+
+// ---------------------------------------------------------------- moves
+
+#[test]
+fn moves_json_contract_on_the_2x5x4_start() {
+    let items = moves_json(START_2X5X4);
+    let pos: Position<Giuthi> = START_2X5X4.parse().unwrap();
+    let children = pos.children();
+    assert_eq!(items.len(), 10);
+    assert_eq!(items.len(), children.len());
+    let expected_order = [
+        "5cw", "5ccw", "6cw", "6ccw", "7cw", "7ccw", "8cw", "8ccw", "9cw", "9ccw",
+    ];
+    for ((item, child), name) in items.iter().zip(&children).zip(expected_order) {
+        let obj = item.as_object().expect("an object per move");
+        let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["captured", "extra_move", "move", "position"]);
+        assert_eq!(obj["move"], name);
+        assert_eq!(obj["position"], pos.after(child).to_string());
+        assert_eq!(obj["captured"], child.captured);
+        assert_eq!(obj["extra_move"], !child.turn_passes);
+        // The position field is canonical and is what `play` prints.
+        assert_eq!(
+            ok(&["play", START_2X5X4, name]).trim_end(),
+            obj["position"].as_str().unwrap()
+        );
+    }
+    // Hand-checked (G3-G6): 5ccw sows 6..9, relays at 9 back cw to 4, relays at 4 ccw to
+    // the empty 9 (a seed went into North's row): captures pit 0's 4 and the landing seed.
+    assert_eq!(items[1]["position"], "giuthi 0,4,4,4,0/2,7,7,7,0 N 5,0");
+    assert_eq!(items[1]["captured"], 5);
+    assert_eq!(items[0]["captured"], 0);
+}
+
+#[test]
+fn moves_json_keys_in_contract_order() {
+    let text = ok(&["moves", "--json", START_2X5X4]);
+    let first = &text[..text.find('}').unwrap()];
+    let at = |k: &str| first.find(&format!("\"{k}\"")).unwrap();
+    assert!(at("move") < at("position"));
+    assert!(at("position") < at("captured"));
+    assert!(at("captured") < at("extra_move"));
+}
+
+#[test]
+fn g8_moves_json_pass_when_both_sowings_are_endless() {
+    let items = moves_json("giuthi 1,1,3/1,1,4 S 0,0");
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["move"], "pass");
+    assert_eq!(items[0]["position"], "giuthi 1,1,3/1,1,4 N 0,0");
+    assert_eq!(items[0]["captured"], 0);
+    assert_eq!(items[0]["extra_move"], false);
+}
+
+#[test]
+fn g9_moves_json_finished_game_is_empty() {
+    assert!(moves_json("giuthi 1,1/1,7 S 0,0").is_empty());
+    assert_eq!(
+        ok(&["moves", "--json", "giuthi 1,1/1,7 S 0,0"]).trim(),
+        "[]"
+    );
+    let text = ok(&["moves", "giuthi 1,1/1,7 S 0,0"]);
+    assert!(text.contains("game is over"), "{text}");
+}
+
+#[test]
+fn g7_moves_json_does_not_list_the_endless_5ccw() {
+    let items = moves_json("giuthi 1,6,0/2,0,2 S 0,0");
+    let names: Vec<&str> = items.iter().map(|i| i["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["3cw", "3ccw", "5cw"]);
+}
+
+#[test]
+fn r2_moves_json_kalah_extra_move() {
+    let items = moves_json("kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0");
+    let names: Vec<&str> = items.iter().map(|i| i["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["6", "7", "8", "9", "10", "11"]);
+    // 8 sows 9, 10, 11 and the store: an extra move.
+    assert_eq!(items[2]["extra_move"], true);
+    assert_eq!(items[2]["captured"], 1);
+    assert_eq!(items[2]["position"], "kalah 4,4,4,4,4,4/4,4,0,5,5,5 S 1,0");
+    assert_eq!(items[0]["extra_move"], false);
+}
+
+#[test]
+fn moves_table_says_what_each_move_does() {
+    let text = ok(&["moves", START_2X5X4]);
+    let line = text.lines().find(|l| l.starts_with("5ccw ")).unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    // move, laps, sown, captured, extra, position
+    assert_eq!(words[..5], ["5ccw", "3", "14", "5", "no"]);
+    assert_eq!(words[5..].join(" "), "giuthi 0,4,4,4,0/2,7,7,7,0 N 5,0");
+}
+
+/// The "also report" of issue 2: on 2x10 with 9 a pit, exactly two opening moves capture,
+/// and each takes ten seeds (nine from the opposite pit plus the capturing seed, G6).
+#[test]
+fn g6_opening_2x10x9_captures_ten_with_10ccw_and_19cw() {
+    let start = ok(&["start", "--pits", "10", "--seeds", "9"]);
+    let items = moves_json(start.trim_end());
+    assert_eq!(items.len(), 20);
+    let capturing: Vec<(&str, u64)> = items
+        .iter()
+        .filter(|i| i["captured"].as_u64().unwrap() > 0)
+        .map(|i| (i["move"].as_str().unwrap(), i["captured"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(capturing, [("10ccw", 10), ("19cw", 10)]);
+}
+
+// ---------------------------------------------------------------- play
+
+#[test]
+fn play_a_good_line_prints_the_canonical_result() {
+    let out = ok(&["play", START_2X5X4, "5ccw", "1cw"]);
+    let pos: Position<Giuthi> = START_2X5X4.parse().unwrap();
+    let expected = pos.play_str("5ccw").unwrap().play_str("1cw").unwrap();
+    assert_eq!(out, format!("{expected}\n"));
+    // --verbose prints one line per move, then the position.
+    let out = ok(&["play", "--verbose", START_2X5X4, "5ccw", "1cw"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with("1. 5ccw: laps 3, sown 14, captured 5, turn passes -> "));
+    assert!(lines[1].starts_with("2. 1cw: "));
+    assert_eq!(lines[2], expected.to_string());
+}
+
+#[test]
+fn g8_play_a_pass_when_it_is_forced() {
+    assert_eq!(
+        ok(&["play", "giuthi 1,1,3/1,1,4 S 0,0", "pass"]),
+        "giuthi 1,1,3/1,1,4 N 0,0\n"
+    );
+}
+
+#[test]
+fn play_illegal_moves_exit_2_naming_move_index_and_reason() {
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        // (position, moves, words the message must contain)
+        (
+            START_2X5X4,
+            &["5ccw", "0cw"],
+            &["move 2 of 2", "0cw", "2 seeds", "G2"],
+        ),
+        (
+            START_2X5X4,
+            &["0cw"],
+            &["move 1 of 1", "0cw", "not South's"],
+        ),
+        (
+            START_2X5X4,
+            &["5ccw", "5cw"],
+            &["move 2 of 2", "5cw", "not North's"],
+        ),
+        (
+            START_2X5X4,
+            &["12cw"],
+            &["move 1 of 1", "12cw", "no pit 12"],
+        ),
+        (
+            START_2X5X4,
+            &["pass"],
+            &["move 1 of 1", "pass", "cannot pass", "G8"],
+        ),
+        (
+            START_2X5X4,
+            &["5ccw", "7up"],
+            &["move 2 of 2", "7up", "cw or ccw"],
+        ),
+        (START_2X5X4, &["ccw"], &["move 1 of 1", "ccw", "N2"]),
+        (
+            START_2X5X4,
+            &["07cw"],
+            &["move 1 of 1", "07cw", "leading zero"],
+        ),
+        (
+            "giuthi 1,6,0/2,0,2 S 0,0",
+            &["5ccw"],
+            &["move 1 of 1", "5ccw", "endless", "G7"],
+        ),
+        (
+            "giuthi 1,1,3/1,1,4 S 0,0",
+            &["5cw"],
+            &["move 1 of 1", "5cw", "must pass", "G8"],
+        ),
+        (
+            "giuthi 1,1,3/1,1,4 S 0,0",
+            &["3cw"],
+            &["3cw", "must pass", "G2"],
+        ),
+        (
+            "giuthi 1,1/1,7 S 0,0",
+            &["3cw"],
+            &["move 1 of 1", "3cw", "game is over"],
+        ),
+        ("giuthi 1,1/1,7 S 0,0", &["pass"], &["pass", "game is over"]),
+        (
+            "kalah 4,4,4,4,4,4/0,4,4,4,4,4 S 0,0",
+            &["6"],
+            &["6", "empty", "R1"],
+        ),
+        (
+            "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0",
+            &["7cw"],
+            &["7cw", "pit number"],
+        ),
+    ];
+    for (position, moves, words) in cases {
+        let mut args = vec!["play", position];
+        args.extend_from_slice(moves);
+        let err = usage_error(&args);
+        for w in *words {
+            assert!(err.contains(w), "giuthi {args:?}: {err:?} lacks {w:?}");
+        }
+    }
+}
+
+#[test]
+fn g10_play_tracks_repetition_and_refuses_later_moves() {
+    // From RULES.md V4: 5ccw, North passes, 7cw (an extra move) returns to the root.
+    let root = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    let (code, out, err) = giuthi(&["play", root, "5ccw", "pass", "7cw"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{root}\n"));
+    assert!(err.contains("draw by repetition (G10)"), "{err}");
+    assert!(err.contains("move 3 repeats the given position"), "{err}");
+    let err = usage_error(&["play", root, "5ccw", "pass", "7cw", "5ccw"]);
+    assert!(err.contains("move 4 of 4, 5ccw"), "{err}");
+    assert!(err.contains("draw by repetition (G10)"), "{err}");
+    // A repeat of a position reached during the line counts too.
+    let after_one = ok(&["play", root, "5ccw"]);
+    let (code, _, err) = giuthi(&["play", after_one.trim_end(), "pass", "7cw", "5ccw"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("move 3 repeats the given position"), "{err}");
+    // The same moves without a repeat give no note.
+    let (_, _, err) = giuthi(&["play", root, "5ccw", "pass"]);
+    assert!(!err.contains("repetition"), "{err}");
+}
+
+#[test]
+fn play_without_moves_is_a_usage_error() {
+    usage_error(&["play", START_2X5X4]);
+}
+
+// ---------------------------------------------------------------- perft
+
+fn perft_count(out: &str, depth: u32) -> u64 {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("perft {depth}: ")))
+        .unwrap_or_else(|| panic!("no perft line in {out:?}"));
+    line.parse().unwrap()
+}
+
+#[test]
+fn perft_agrees_with_the_library_and_divide_sums_up() {
+    let pos: Position<Giuthi> = START_2X5X4.parse().unwrap();
+    for depth in 0..=3 {
+        let out = ok(&["perft", START_2X5X4, "--depth", &depth.to_string()]);
+        assert_eq!(
+            perft_count(&out, depth),
+            giuthi::perft::perft(&pos.rules, &pos.state, depth)
+        );
+        assert!(out.contains("nodes/s") || out.contains("too fast"), "{out}");
+    }
+    let out = ok(&["perft", START_2X5X4, "--depth", "3", "--divide"]);
+    let total = perft_count(&out, 3);
+    let parts: Vec<(String, u64)> = out
+        .lines()
+        .filter(|l| !l.starts_with("perft") && !l.starts_with("time"))
+        .map(|l| {
+            let (mv, n) = l.split_once(' ').unwrap();
+            (mv.to_string(), n.parse().unwrap())
+        })
+        .collect();
+    let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(parts.iter().map(|p| p.0.clone()).collect::<Vec<_>>(), names);
+    assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), total);
+}
+
+#[test]
+fn perft_of_a_finished_game_and_of_kalah() {
+    assert_eq!(
+        perft_count(&ok(&["perft", "giuthi 1,1/1,7 S 0,0", "-d", "2"]), 2),
+        0
+    );
+    assert_eq!(
+        perft_count(
+            &ok(&["perft", "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0", "-d", "1"]),
+            1
+        ),
+        6
+    );
+}
+
+#[test]
+fn perft_bad_options_exit_2() {
+    for args in [
+        &["perft", START_2X5X4][..],
+        &["perft", START_2X5X4, "--depth", "-1"],
+        &["perft", START_2X5X4, "--depth", "x"],
+        &["perft", START_2X5X4, "--depth", "1000"],
+        &["perft", START_2X5X4, "--depth", "0", "--divide"],
+    ] {
+        let err = usage_error(args);
+        assert!(err.contains("depth"), "giuthi {args:?}: {err:?}");
+    }
+}
+
+// ---------------------------------------------------------------- bad positions
+
+/// Every malformed field, given to every command that reads a position: exit 2 and a
+/// message naming the field, never a panic.
+#[test]
+fn n4_bad_positions_exit_2_naming_the_field() {
+    let cases: &[(&str, &str)] = &[
+        ("", "field game"),
+        ("chess 1,1/1,7 S 0,0", "field game"),
+        ("giuthi", "field position"),
+        ("giuthi 1,1/1,7", "field position"),
+        ("giuthi 1,1/1,7 S 0,0 extra", "field position"),
+        (" giuthi 1,1/1,7 S 0,0", "field position"),
+        ("giuthi 1,1/1,7  S 0,0", "field position"),
+        ("giuthi 1,1/1,7 S 0,0 ", "field position"),
+        ("giuthi:chain=two 1,1/1,7 S 0,0", "field variant"),
+        ("giuthi:colour=red 1,1/1,7 S 0,0", "field variant"),
+        ("giuthi:chain 1,1/1,7 S 0,0", "field variant"),
+        ("giuthi:chain=one,chain=run 1,1/1,7 S 0,0", "field variant"),
+        ("kalah:chain=one 1,1/1,7 S 0,0", "field variant"),
+        ("giuthi 1,1,1/1,7 S 0,0", "field board"),
+        ("giuthi 1,1 S 0,0", "field board"),
+        ("giuthi 1,1//1,7 S 0,0", "field board"),
+        ("giuthi 1,x/1,7 S 0,0", "field board"),
+        ("giuthi 1,-1/1,7 S 0,0", "field board"),
+        ("giuthi 01,1/1,7 S 0,0", "field board"),
+        ("giuthi 1,,1/1,1,1 S 0,0", "field board"),
+        ("giuthi 1/7 S 0,0", "field board"),
+        ("giuthi 256,0/0,0 S 0,0", "field board"),
+        ("giuthi 200,200/1,1 S 0,0", "field board"),
+        (
+            "giuthi 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 S 0,0",
+            "field board",
+        ),
+        ("kalah 1,1/1 S 0,0", "field board"),
+        ("giuthi 1,1/1,7 X 0,0", "field turn"),
+        ("giuthi 1,1/1,7 s 0,0", "field turn"),
+        ("giuthi 1,1/1,7 S 0", "field captured"),
+        ("giuthi 1,1/1,7 S a,0", "field captured"),
+        ("giuthi 1,1/1,7 S 0,70000", "field captured"),
+        ("giuthi 1,1/1,7 S 0,0,0", "field captured"),
+        ("kalah 1,1/1,7 S 0;0", "field stores"),
+    ];
+    for (position, field) in cases {
+        for command in [
+            &["show", position][..],
+            &["moves", position],
+            &["moves", "--json", position],
+            &["play", position, "pass"],
+            &["perft", position, "--depth", "1"],
+        ] {
+            let err = usage_error(command);
+            assert!(
+                err.contains(field),
+                "giuthi {command:?}: {err:?} does not name {field:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_position_file_exit_2_naming_file_and_field() {
+    let path = std::env::temp_dir().join(format!("giuthi-cli-bad-{}.txt", std::process::id()));
+    std::fs::write(&path, "# only a comment\ngiuthi 1,1/1,7 Q\n").unwrap();
+    let err = usage_error(&["show", path.to_str().unwrap()]);
+    std::fs::write(&path, "# nothing but comments\n").unwrap();
+    let empty = usage_error(&["moves", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(err.contains("field turn"), "{err}");
+    assert!(err.contains(path.to_str().unwrap()), "{err}");
+    assert!(empty.contains("no position"), "{empty}");
+    let missing = usage_error(&["show", "no-such-file.txt"]);
+    assert!(missing.contains("no file named"), "{missing}");
+}
