@@ -31,7 +31,7 @@ impl Game {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  giuthi start                        \
     # giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0\n  \
-    giuthi start --pits 10 --seeds 9     # the 2x10 board with 9 a pit\n  \
+    giuthi start --pits 10 --seeds 9    # the 2x10 board with 9 a pit\n  \
     giuthi start --variant chain=one,origin=skip --pits 5 --seeds 4\n  \
     giuthi start --game kalah            # Kalah(6,4)")]
 pub struct Args {
