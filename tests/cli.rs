@@ -218,6 +218,7 @@ fn r1_show_kalah_stores_at_the_ends() {
 
 #[test]
 fn show_reads_a_position_file() {
+    // The name starts with a game's name: it is still read as a file.
     let path = std::env::temp_dir().join(format!("giuthi-cli-test-{}.txt", std::process::id()));
     std::fs::write(
         &path,
@@ -609,5 +610,29 @@ fn bad_position_file_exit_2_naming_file_and_field() {
     assert!(err.contains(path.to_str().unwrap()), "{err}");
     assert!(empty.contains("no position"), "{empty}");
     let missing = usage_error(&["show", "no-such-file.txt"]);
+    let dir = usage_error(&["show", std::env::temp_dir().to_str().unwrap()]);
+    assert!(dir.contains("directory"), "{dir}");
     assert!(missing.contains("no file named"), "{missing}");
+}
+
+#[test]
+fn a_file_named_like_a_game_is_read_as_a_file() {
+    let dir = std::env::temp_dir().join(format!("giuthi-cli-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("giuthi-end.txt"), "giuthi 1,1/1,7 S 0,0\n").unwrap();
+    std::fs::write(dir.join("kalah"), "kalah 4,4/4,4 S 0,0\n").unwrap();
+    let run = |arg: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_giuthi"))
+            .args(["moves", "--json", arg])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (code, end) = run("giuthi-end.txt");
+    let (code2, kalah) = run("kalah");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((code, end.trim()), (Some(0), "[]"));
+    assert_eq!(code2, Some(0));
+    assert!(kalah.contains("\"move\": \"2\""), "{kalah}");
 }

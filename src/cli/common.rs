@@ -15,14 +15,23 @@ pub fn usage(msg: impl std::fmt::Display) -> anyhow::Error {
 }
 
 /// Reads a POSITION argument: a position string, or the path of a file whose first
-/// non-comment, non-empty line is one.
+/// non-comment, non-empty line is one (anything after ` | ` on that line, such as a
+/// recorded solution, is ignored).
+///
+/// The string is tried as a position first, so a file may have any name (even one that
+/// starts with a game's name, `giuthi-2x8.txt`).
+///
+/// # Errors
+///
+/// A usage error naming the field and the reason (and the file, when read from one); an
+/// I/O error when the file exists but cannot be read.
 pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
-    let looks_like_position = arg.split(' ').count() >= 3
-        || arg.starts_with("giuthi")
-        || arg.starts_with("kalah")
-        || arg.starts_with("kiothi");
+    let err = match arg.parse::<AnyPosition>() {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
     let path = Path::new(arg);
-    if !looks_like_position && path.is_file() {
+    if !arg.is_empty() && path.is_file() {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading position file {}", path.display()))?;
         let line = text
@@ -36,13 +45,16 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
             .parse()
             .map_err(|e| usage(format!("{}: {e}", path.display())));
     }
-    arg.parse().map_err(|e| {
-        if !looks_like_position && !arg.is_empty() && !path.exists() && !arg.contains(',') {
-            usage(format!("{e} (and no file named {arg:?} exists)"))
-        } else {
-            usage(e)
-        }
-    })
+    let looks_like_path = !arg.is_empty() && !arg.contains(' ') && !arg.contains(',');
+    if looks_like_path && path.is_dir() {
+        Err(usage(format!(
+            "{err} ({arg:?} is a directory, not a position file)"
+        )))
+    } else if looks_like_path {
+        Err(usage(format!("{err} (and no file named {arg:?} exists)")))
+    } else {
+        Err(usage(err))
+    }
 }
 
 /// What a game calls the seeds a side has taken: Giuthi's leave the board ("captured"),
