@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// Arguments of `giuthi play`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  giuthi play 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0' 5ccw 0cw\n  \
+    after_help = "Examples:\n  giuthi play 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0' 5ccw 1cw\n  \
     giuthi play --verbose \"$(giuthi start)\" 15cw"
 )]
 pub struct Args {
@@ -67,10 +67,10 @@ fn play_line<R: Rules>(
             .rules
             .parse_move(text)
             .map_err(|e| usage(format!("{label}, {}", strip_move(&e.to_string()))))?;
-        let children = pos.children();
         let (next, child) = match pos.play_report(mv) {
             Ok(x) => x,
             Err(e) => {
+                let children = pos.children();
                 let reason = strip_move(&e.to_string());
                 let must_pass = children.len() == 1 && children[0].mv.to_string() == "pass";
                 if must_pass && text != "pass" {
