@@ -57,6 +57,14 @@ pub enum ParsePositionError {
     /// The board field is malformed.
     #[error("field board: {0}")]
     Board(String),
+    /// A required field is absent.
+    #[error("field {field}: missing ({expected})")]
+    Missing {
+        /// The field that is absent.
+        field: &'static str,
+        /// What belongs there.
+        expected: &'static str,
+    },
     /// The turn field is not `S` or `N`.
     #[error("field turn: expected S or N, found {0:?}")]
     Turn(String),

@@ -547,8 +547,8 @@ fn n4_bad_positions_exit_2_naming_the_field() {
     let cases: &[(&str, &str)] = &[
         ("", "field game"),
         ("chess 1,1/1,7 S 0,0", "field game"),
-        ("giuthi", "field position"),
-        ("giuthi 1,1/1,7", "field position"),
+        ("giuthi", "field board"),
+        ("giuthi 1,1/1,7", "field turn"),
         ("giuthi 1,1/1,7 S 0,0 extra", "field position"),
         (" giuthi 1,1/1,7 S 0,0", "field position"),
         ("giuthi 1,1/1,7  S 0,0", "field position"),

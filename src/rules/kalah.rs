@@ -295,7 +295,22 @@ impl Rules for Kalah {
                 reason: format!("Kalah has no variants, found {variant:?}"),
             });
         }
-        if fields.len() < 2 || fields.len() > 3 {
+        match fields.len() {
+            0 => {
+                return Err(ParsePositionError::Missing {
+                    field: "board",
+                    expected: "the pits after the game name, North's row / South's row",
+                })
+            }
+            1 => {
+                return Err(ParsePositionError::Missing {
+                    field: "turn",
+                    expected: "S or N after the board",
+                })
+            }
+            _ => {}
+        }
+        if fields.len() > 3 {
             return Err(ParsePositionError::Fields {
                 field: "position",
                 reason: format!(
