@@ -11,7 +11,7 @@
 
 #![allow(dead_code)]
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// One result of a move: what the engine calls a `Child`, in plain data.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,8 +42,14 @@ pub struct NaiveGiuthi {
 /// What one sowing does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sowing {
-    /// G7: a relay state came back.
-    Endless,
+    /// G7: a relay state came back: the state before lap `returns_to` (0 = the first lap)
+    /// is the state before lap `laps` (laps counted from 0).
+    Endless {
+        /// The lap whose state came back.
+        returns_to: usize,
+        /// The lap at which it came back.
+        laps: usize,
+    },
     /// The move ended (G5): board after it, seeds captured, whether the turn passes.
     Ends {
         /// Board after the move.
@@ -105,7 +111,7 @@ impl NaiveGiuthi {
     /// Sows `pit` in the given direction for South (`south == true`) or North.
     pub fn sow(&self, board: &[u32], south: bool, pit: usize, ccw: bool) -> Sowing {
         let mut b = board.to_vec();
-        let mut seen: HashSet<(Vec<u32>, usize, u32, bool)> = HashSet::new();
+        let mut seen: HashMap<(Vec<u32>, usize, u32, bool), usize> = HashMap::new();
         let mut from = pit;
         let mut hand = b[pit];
         b[pit] = 0;
@@ -113,9 +119,11 @@ impl NaiveGiuthi {
         let mut dropped_in_opponent_row = false;
         let mut sown = 0;
         loop {
-            if !seen.insert((b.clone(), from, hand, ccw)) {
-                return Sowing::Endless;
+            let laps = seen.len();
+            if let Some(&returns_to) = seen.get(&(b.clone(), from, hand, ccw)) {
+                return Sowing::Endless { returns_to, laps };
             }
+            seen.insert((b.clone(), from, hand, ccw), laps);
             let mut here = from;
             for _ in 0..hand {
                 here = self.next(here, ccw);
