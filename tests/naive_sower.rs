@@ -107,7 +107,11 @@ fn g1_perft_of_historical_starts_matches_naive_sower() {
             let start = rules.start(seeds as u8);
             let board = vec![seeds; 2 * n];
             let naive = NaiveGiuthi::new(n, variant);
-            let d = if variant.is_empty() { depth } else { depth.min(3) };
+            let d = if variant.is_empty() {
+                depth
+            } else {
+                depth.min(3)
+            };
             assert_eq!(
                 perft(&rules, &start, d),
                 naive.perft(&board, true, d),

@@ -39,7 +39,11 @@ fn g1_r1_frozen_perft_small_depths() {
     let mut checked = 0;
     for (position, depth, count) in cases() {
         if count <= 1_000_000 {
-            assert_eq!(engine_perft(&position, depth), count, "{position} depth {depth}");
+            assert_eq!(
+                engine_perft(&position, depth),
+                count,
+                "{position} depth {depth}"
+            );
             checked += 1;
         }
     }
@@ -52,7 +56,11 @@ fn g1_r1_frozen_perft_small_depths() {
 #[ignore = "deep perft: run in release mode with --ignored"]
 fn g1_r1_frozen_perft_all_depths() {
     for (position, depth, count) in cases() {
-        assert_eq!(engine_perft(&position, depth), count, "{position} depth {depth}");
+        assert_eq!(
+            engine_perft(&position, depth),
+            count,
+            "{position} depth {depth}"
+        );
     }
 }
 

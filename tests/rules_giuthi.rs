@@ -40,7 +40,11 @@ fn check(before: &str, mv: &str, after: &str, turn_passes: bool) {
     assert_eq!(next.to_string(), after, "{before} {mv}");
     assert_eq!(child.turn_passes, turn_passes, "{before} {mv}: turn passes");
     // The move is also listed with the same result.
-    let listed = p.children().into_iter().find(|c| c.mv == m).expect("listed");
+    let listed = p
+        .children()
+        .into_iter()
+        .find(|c| c.mv == m)
+        .expect("listed");
     assert_eq!(p.after(&listed).to_string(), after);
 }
 
@@ -112,16 +116,31 @@ fn g2_only_own_pits_of_two_or_more_seeds_both_directions() {
 
 #[test]
 fn g3_lap_starts_at_the_neighbour_in_the_chosen_direction() {
-    check("giuthi 0,0,0/0,0,2 S 0,0", "5ccw", "giuthi 1,1,0/0,0,0 N 0,0", true);
+    check(
+        "giuthi 0,0,0/0,0,2 S 0,0",
+        "5ccw",
+        "giuthi 1,1,0/0,0,0 N 0,0",
+        true,
+    );
     // North's pit 0, cw: pits 5 and 4 (South's row, ending in an empty pit: G5a).
-    check("giuthi 2,0,0/0,0,0 N 0,0", "0cw", "giuthi 0,0,0/0,1,1 S 0,0", true);
+    check(
+        "giuthi 2,0,0/0,0,0 N 0,0",
+        "0cw",
+        "giuthi 0,0,0/0,1,1 S 0,0",
+        true,
+    );
 }
 
 #[test]
 fn g3_origin_is_sown_by_a_lap_of_2n_seeds() {
     // 6 seeds from pit 5 on 2x3: pits 0,1,2,3,4 and 5 itself, which was empty: the move
     // ends there (G5), with a capture (G5c, G6): pit 0 (1) and the landing seed.
-    check("giuthi 0,0,0/0,0,6 S 0,0", "5ccw", "giuthi 0,1,1/1,1,0 N 2,0", true);
+    check(
+        "giuthi 0,0,0/0,0,6 S 0,0",
+        "5ccw",
+        "giuthi 0,1,1/1,1,0 N 2,0",
+        true,
+    );
 }
 
 #[test]
@@ -136,21 +155,41 @@ fn g3_origin_skip_variant_passes_over_the_move_origin_on_every_lap() {
     );
     // Same board, default rules, one seed more: the last seed of the first lap falls into
     // pit 0, sown by this very lap, so it was occupied before it fell (a relay, G4).
-    check("giuthi 0,0,0/0,0,7 S 0,0", "5ccw", "giuthi 1,1,1/1,0,3 N 0,0", true);
+    check(
+        "giuthi 0,0,0/0,0,7 S 0,0",
+        "5ccw",
+        "giuthi 1,1,1/1,0,3 N 0,0",
+        true,
+    );
 }
 
 #[test]
 fn g4_relay_lifts_the_pit_and_sows_back_the_other_way() {
     // 3ccw: 4, 5 (occupied: relay, lift 2) then cw: 4, 3 (emptied by the lift): extra move.
-    check("giuthi 0,0,0/2,0,1 S 0,0", "3ccw", "giuthi 0,0,0/1,2,0 S 0,0", false);
+    check(
+        "giuthi 0,0,0/2,0,1 S 0,0",
+        "3ccw",
+        "giuthi 0,0,0/1,2,0 S 0,0",
+        false,
+    );
 }
 
 #[test]
 fn g4_every_relay_flips_the_direction_again() {
     // 7 seeds from pit 5: ccw lap to pit 0 (relay), cw lap 5, 4 (relay), ccw lap 5, 0.
-    check("giuthi 0,0,0/0,0,7 S 0,0", "5ccw", "giuthi 1,1,1/1,0,3 N 0,0", true);
+    check(
+        "giuthi 0,0,0/0,0,7 S 0,0",
+        "5ccw",
+        "giuthi 1,1,1/1,0,3 N 0,0",
+        true,
+    );
     // 5cw: 4, 3 (relay, 2 seeds) then ccw 4, 5: ends in the emptied origin.
-    check("giuthi 2,2,2/1,0,2 S 0,0", "5cw", "giuthi 2,2,2/0,2,1 S 0,0", false);
+    check(
+        "giuthi 2,2,2/1,0,2 S 0,0",
+        "5cw",
+        "giuthi 2,2,2/0,2,1 S 0,0",
+        false,
+    );
 }
 
 #[test]
@@ -170,7 +209,12 @@ fn g5b_ending_in_own_row_without_touching_the_opponents_row_is_an_extra_move() {
     assert!(!child.turn_passes);
     assert_eq!(child.captured, 0);
     // No capture on an extra move, even with a full opposite pit (2x4: pit 0 across 7).
-    check("giuthi 3,0,0,0/0,2,0,0 S 0,0", "5ccw", "giuthi 3,0,0,0/0,0,1,1 S 0,0", false);
+    check(
+        "giuthi 3,0,0,0/0,2,0,0 S 0,0",
+        "5ccw",
+        "giuthi 3,0,0,0/0,0,1,1 S 0,0",
+        false,
+    );
 }
 
 #[test]
@@ -188,7 +232,12 @@ fn g5c_ending_in_own_row_after_touching_the_opponents_row_captures_and_passes() 
 #[test]
 fn g5c_turn_passes_even_when_nothing_is_captured() {
     // 5ccw ends in pit 4 after touching North's row; pit 1 across it is empty.
-    check("giuthi 2,2,2/1,0,2 S 0,0", "5ccw", "giuthi 4,0,2/1,1,1 N 0,0", true);
+    check(
+        "giuthi 2,2,2/1,0,2 S 0,0",
+        "5ccw",
+        "giuthi 4,0,2/1,1,1 N 0,0",
+        true,
+    );
 }
 
 #[test]
@@ -203,18 +252,33 @@ fn g6_capture_chain_runs_along_empty_pits_in_the_final_direction() {
 
 #[test]
 fn g6_chain_stops_at_nonempty_pit() {
-    check("giuthi 1,2,3,4/0,1,2,0 S 0,0", "6ccw", "giuthi 0,0,3,4/0,1,0,2 N 3,0", true);
+    check(
+        "giuthi 1,2,3,4/0,1,2,0 S 0,0",
+        "6ccw",
+        "giuthi 0,0,3,4/0,1,0,2 N 3,0",
+        true,
+    );
 }
 
 #[test]
 fn g6_chain_stops_at_empty_opposite() {
-    check("giuthi 1,2,0,4/0,0,2,0 S 0,0", "6ccw", "giuthi 0,0,0,4/0,0,0,2 N 3,0", true);
+    check(
+        "giuthi 1,2,0,4/0,0,2,0 S 0,0",
+        "6ccw",
+        "giuthi 0,0,0,4/0,0,0,2 N 3,0",
+        true,
+    );
 }
 
 #[test]
 fn g6_empty_opposite_captures_nothing_and_the_landing_seed_stays() {
     // Pit 5 is empty across a full pit 2, but no chain starts without a first capture.
-    check("giuthi 1,0,3,4/0,0,2,0 S 0,0", "6ccw", "giuthi 0,0,3,4/0,0,1,2 N 0,0", true);
+    check(
+        "giuthi 1,0,3,4/0,0,2,0 S 0,0",
+        "6ccw",
+        "giuthi 0,0,3,4/0,0,1,2 N 0,0",
+        true,
+    );
 }
 
 #[test]
@@ -240,7 +304,12 @@ fn g6_chain_none_variant_takes_only_the_opposite_pit() {
 #[test]
 fn g6_north_captures_too() {
     // The G6 case seen from the other seat (rows swapped, G11): North sows 2ccw.
-    check("giuthi 0,0,2,0/1,2,3,4 N 0,0", "2ccw", "giuthi 0,0,0,2/0,0,0,0 S 0,10", true);
+    check(
+        "giuthi 0,0,2,0/1,2,3,4 N 0,0",
+        "2ccw",
+        "giuthi 0,0,0,2/0,0,0,0 S 0,10",
+        true,
+    );
 }
 
 #[test]
@@ -318,7 +387,10 @@ fn g9_game_over_when_neither_side_can_move() {
         pos("giuthi 1,1/1,7 N 3,1").final_scores(),
         BySide::new(11, 3)
     );
-    assert_eq!(pos("giuthi 0,0,1/0,0,0 N 4,0").final_scores(), BySide::new(4, 1));
+    assert_eq!(
+        pos("giuthi 0,0,1/0,0,0 N 4,0").final_scores(),
+        BySide::new(4, 1)
+    );
 }
 
 #[test]
@@ -375,7 +447,9 @@ fn n2_moves_parse_and_print() {
             dir: Direction::Ccw
         }
     );
-    for bad in ["", "7", "cw", "07cw", "32cw", "7 cw", "7CW", "-1cw", "Pass", "7ccww"] {
+    for bad in [
+        "", "7", "cw", "07cw", "32cw", "7 cw", "7CW", "-1cw", "Pass", "7ccww",
+    ] {
         let e = bad.parse::<GiuthiMove>().unwrap_err();
         assert!(e.to_string().starts_with("move "), "{bad}: {e}");
     }

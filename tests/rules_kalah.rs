@@ -143,7 +143,9 @@ fn r4_game_ends_when_a_row_is_empty_after_a_move() {
     assert!(next.is_over());
     assert_eq!(next.final_scores(), BySide::new(4, 6));
     assert!(matches!(
-        next.play_str("0").unwrap_err().downcast_ref::<IllegalMove>(),
+        next.play_str("0")
+            .unwrap_err()
+            .downcast_ref::<IllegalMove>(),
         Some(IllegalMove::GameOver { .. })
     ));
 }
@@ -159,7 +161,10 @@ fn r4_a_position_with_an_empty_row_is_over() {
 fn r1_illegal_moves_name_the_reason() {
     let p = pos("kalah 4,4,4,4,4,4/0,4,4,4,4,4 S 0,0");
     let e = p.play(KalahMove(6)).unwrap_err();
-    assert!(matches!(e, IllegalMove::TooFewSeeds { seeds: 0, .. }), "{e}");
+    assert!(
+        matches!(e, IllegalMove::TooFewSeeds { seeds: 0, .. }),
+        "{e}"
+    );
     let e = p.play(KalahMove(0)).unwrap_err();
     assert!(matches!(e, IllegalMove::NotYourPit { .. }), "{e}");
     let e = p.play(KalahMove(12)).unwrap_err();
@@ -174,7 +179,11 @@ fn n3_kalah_notation_and_moves() {
     for bad in ["", "09", "9cw", "x", "32", "-1", "ccw"] {
         assert!(bad.parse::<KalahMove>().is_err(), "{bad}");
     }
-    assert!("kalah:chain=one 4,4/4,4 S 0,0".parse::<Position<Kalah>>().is_err());
-    let e = "kalah 4,4/4,4 X 0,0".parse::<Position<Kalah>>().unwrap_err();
+    assert!("kalah:chain=one 4,4/4,4 S 0,0"
+        .parse::<Position<Kalah>>()
+        .is_err());
+    let e = "kalah 4,4/4,4 X 0,0"
+        .parse::<Position<Kalah>>()
+        .unwrap_err();
     assert!(e.to_string().starts_with("field turn"), "{e}");
 }
