@@ -454,3 +454,38 @@ fn n2_moves_parse_and_print() {
         assert!(e.to_string().starts_with("move "), "{bad}: {e}");
     }
 }
+
+/// The source text says that on 2x10 with 9 seeds a pit "the opening player can
+/// immediately capture ten seeds". Under RULES.md the opening captures are these (pinned
+/// here; docs/rules.md discusses the claim).
+#[test]
+fn g1_g6_opening_captures_on_2x10x9() {
+    let row = vec!["9"; 10].join(",");
+    let p = pos(&format!("giuthi {row}/{row} S 0,0"));
+    let got: Vec<(String, u16, bool)> = p
+        .children()
+        .iter()
+        .map(|c| (c.mv.to_string(), c.captured, c.turn_passes))
+        .collect();
+    let capturing: Vec<&(String, u16, bool)> = got.iter().filter(|g| g.1 > 0).collect();
+    assert_eq!(
+        capturing,
+        [&("10ccw".to_string(), 10, true), &("19cw".to_string(), 10, true)]
+    );
+    // 10ccw: 11..19 (relay at 19, 10 seeds), cw 18..10 and 9 (relay at 9, 10 seeds), ccw
+    // 10..19: the last seed falls into the emptied pit 19 after touching North's row;
+    // pit 0 across it (9) and the landing seed are taken; pit 0's neighbour ccw is North's.
+    check(
+        &format!("giuthi {row}/{row} S 0,0"),
+        "10ccw",
+        "giuthi 0,9,9,9,9,9,9,9,9,0/2,12,12,12,12,12,12,12,12,0 N 10,0",
+        true,
+    );
+    check(
+        &format!("giuthi {row}/{row} S 0,0"),
+        "19cw",
+        "giuthi 0,9,9,9,9,9,9,9,9,0/0,12,12,12,12,12,12,12,12,2 N 10,0",
+        true,
+    );
+    assert_eq!(got.len(), 20);
+}
