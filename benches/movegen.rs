@@ -35,7 +35,10 @@ const SUITE_MOVES: u64 = 141;
 const SUITE_SOWN: u64 = 3034;
 
 fn suite() -> Vec<Position<Giuthi>> {
-    SUITE.iter().map(|s| s.parse().expect("suite position")).collect()
+    SUITE
+        .iter()
+        .map(|s| s.parse().expect("suite position"))
+        .collect()
 }
 
 /// Generates every legal move of every suite position (each move fully sown: relays,
@@ -57,7 +60,9 @@ fn bench_children(c: &mut Criterion) {
     let (moves, sown) = generate(&suite, &mut buf);
     assert_eq!((moves, sown), (SUITE_MOVES, SUITE_SOWN));
     let mut group = c.benchmark_group("children");
-    group.sample_size(20).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3));
     group.throughput(Throughput::Elements(moves));
     group.bench_function("suite/moves", |b| {
         b.iter(|| {
@@ -79,13 +84,19 @@ fn bench_children(c: &mut Criterion) {
 const PERFT: [(&str, u32, u64); 4] = [
     ("giuthi 6,6,6,6,6,6/6,6,6,6,6,6 S 0,0", 4, 7944),
     ("giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0", 4, 32016),
-    ("giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S 0,0", 4, 84420),
+    (
+        "giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S 0,0",
+        4,
+        84420,
+    ),
     ("kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0", 7, 113959),
 ];
 
 fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     for (text, depth, count) in PERFT {
         group.throughput(Throughput::Elements(count));
         let id = BenchmarkId::new(text.split(' ').nth(1).expect("board"), depth);

@@ -470,7 +470,10 @@ fn g1_g6_opening_captures_on_2x10x9() {
     let capturing: Vec<&(String, u16, bool)> = got.iter().filter(|g| g.1 > 0).collect();
     assert_eq!(
         capturing,
-        [&("10ccw".to_string(), 10, true), &("19cw".to_string(), 10, true)]
+        [
+            &("10ccw".to_string(), 10, true),
+            &("19cw".to_string(), 10, true)
+        ]
     );
     // 10ccw: 11..19 (relay at 19, 10 seeds), cw 18..10 and 9 (relay at 9, 10 seeds), ccw
     // 10..19: the last seed falls into the emptied pit 19 after touching North's row;
@@ -488,4 +491,34 @@ fn g1_g6_opening_captures_on_2x10x9() {
         true,
     );
     assert_eq!(got.len(), 20);
+}
+
+#[test]
+fn n1_variants_canonical_form() {
+    assert_eq!(
+        pos("giuthi:end=stuck,chain=run,origin=sow 4,4/4,4 S").to_string(),
+        "giuthi 4,4/4,4 S 0,0"
+    );
+    assert_eq!(
+        pos("giuthi:end=empty-row,origin=skip,chain=one 1,6,0/2,0,2 N 0,0").to_string(),
+        "giuthi:chain=one,origin=skip,end=empty-row 1,6,0/2,0,2 N 0,0"
+    );
+    for bad in [
+        "giuthi:chain=one,chain=none 4,4/4,4 S 0,0",
+        "giuthi:chain=two 4,4/4,4 S 0,0",
+        "giuthi:colour=red 4,4/4,4 S 0,0",
+    ] {
+        let e = bad.parse::<Position<Giuthi>>().unwrap_err();
+        assert!(e.to_string().starts_with("field variant"), "{bad}: {e}");
+    }
+    for (bad, field) in [
+        ("giuthi 4,4/4,4 W 0,0", "field turn"),
+        ("giuthi 4,4/4,x S 0,0", "field board"),
+        ("giuthi 4,4/4,4 S 0", "field captured"),
+        ("giuthi 04,4/4,4 S 0,0", "field board"),
+        ("chess 4,4/4,4 S 0,0", "field game"),
+    ] {
+        let e = bad.parse::<Position<Giuthi>>().unwrap_err();
+        assert!(e.to_string().starts_with(field), "{bad}: {e}");
+    }
 }
