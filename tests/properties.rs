@@ -53,7 +53,7 @@ fn giuthi_position(max_n: usize) -> impl Strategy<Value = Position<Giuthi>> {
 fn keyable_position() -> impl Strategy<Value = Position<Giuthi>> {
     (2usize..=16)
         .prop_flat_map(|n| {
-            let max_pit = (EXACT_LIMITS[n - 2] as usize / n).max(1) as u32;
+            let max_pit = (EXACT_LIMITS[n - 2] as usize * 3 / (4 * n)).max(1) as u32;
             (
                 Just(n),
                 proptest::collection::vec(0..=max_pit, 2 * n),
