@@ -460,7 +460,7 @@ fn n2_moves_parse_and_print() {
 /// here; docs/rules.md discusses the claim).
 #[test]
 fn g1_g6_opening_captures_on_2x10x9() {
-    let row = vec!["9"; 10].join(",");
+    let row = ["9"; 10].join(",");
     let p = pos(&format!("giuthi {row}/{row} S 0,0"));
     let got: Vec<(String, u16, bool)> = p
         .children()
