@@ -53,15 +53,28 @@ proptest! {
     }
 }
 
-/// G7 on the smallest boards, where endless sowings exist: every board of 2x2 and 2x3 with
-/// few seeds, every variant, both sides.
+/// G7 on the smallest boards, where endless sowings exist: every 2x2 board of up to 8 seeds
+/// a pit and every 2x3 board of up to 3 a pit, every variant, both sides. (The `--ignored`
+/// twin goes further.)
 #[test]
 fn g7_exhaustive_small_boards_match_naive_sower() {
+    exhaustive(8, 3);
+}
+
+/// As above, 2x2 up to 12 a pit and 2x3 up to 6 a pit:
+/// `cargo test --release --test naive_sower -- --ignored`.
+#[test]
+#[ignore = "about 20 s: run in release mode with --ignored"]
+fn g7_exhaustive_small_boards_match_naive_sower_deeper() {
+    exhaustive(12, 6);
+}
+
+fn exhaustive(max2: u32, max3: u32) {
     for n in 2..=3usize {
         for variant in VARIANTS {
             let rules = giuthi(n, variant);
             let naive = NaiveGiuthi::new(n, variant);
-            let max = if n == 2 { 9 } else { 5 };
+            let max = if n == 2 { max2 } else { max3 };
             let mut b = vec![0u32; 2 * n];
             loop {
                 for south in [true, false] {
