@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::naive_sower::{NaiveGiuthi, NaiveKalah};
+use common::naive_sower::{NaiveGiuthi, NaiveKalah, Sowing};
 use common::{engine_children, giuthi, giuthi_state, kalah, VARIANTS};
 use giuthi::perft::perft;
 use proptest::prelude::*;
@@ -147,4 +147,49 @@ fn r1_r4_kalah_perft_matches_naive_sower() {
             "Kalah(6,4) depth {depth}"
         );
     }
+}
+
+/// The totals that `benches/movegen.rs` asserts for its suite (141 moves, one of them a
+/// pass, and 3,034 seeds sown), recomputed by the naive sower.
+#[test]
+fn bench_suite_totals_match_naive_sower() {
+    const SUITE: [&str; 13] = [
+        "4,4,4,4,4/4,4,4,4,4 S",
+        "4,4,4,4,4,4/4,4,4,4,4,4 S",
+        "6,6,6,6,6,6/6,6,6,6,6,6 S",
+        "6,6,6,6,6,6,6/6,6,6,6,6,6,6 S",
+        "4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4 S",
+        "8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S",
+        "9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S",
+        "6,6,6,6,6,6,6,6/6,6,6,6,6,6,6,6 N",
+        "1,3,10,1,10,0,0,6/11,11,11,11,3,1,8,1 N",
+        "1,1,1,0,25,1,11,1/3,3,3,0,0,3,1,4 N",
+        "1,12,0,0,1,5,1,3/1,4,0,0,3,1,5,1 N",
+        "3,1,1,1,7,1,2,0/1,8,4,0,0,0,0,0 N",
+        "6,0,2,2,1,2,0,0/1,1,0,0,0,1,0,0 S",
+    ];
+    let (mut moves, mut sown) = (0u64, 0u64);
+    for text in SUITE {
+        let (board, turn) = text.split_once(' ').unwrap();
+        let board: Vec<u32> = board
+            .split(['/', ','])
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let n = board.len() / 2;
+        let south = turn == "S";
+        let naive = NaiveGiuthi::new(n, "");
+        // Moves include the pass of the last position (South has only singletons).
+        moves += naive.children(&board, south).len() as u64;
+        for pit in 0..2 * n {
+            if (pit >= n) != south || board[pit] < 2 {
+                continue;
+            }
+            for ccw in [false, true] {
+                if let Sowing::Ends { sown: s, .. } = naive.sow(&board, south, pit, ccw) {
+                    sown += u64::from(s);
+                }
+            }
+        }
+    }
+    assert_eq!((moves, sown), (141, 3034));
 }
