@@ -507,6 +507,8 @@ fn n1_variants_canonical_form() {
         "giuthi:chain=one,chain=none 4,4/4,4 S 0,0",
         "giuthi:chain=two 4,4/4,4 S 0,0",
         "giuthi:colour=red 4,4/4,4 S 0,0",
+        "giuthi: 4,4/4,4 S 0,0",
+        "giuthi:chain=one, 4,4/4,4 S 0,0",
     ] {
         let e = bad.parse::<Position<Giuthi>>().unwrap_err();
         assert!(e.to_string().starts_with("field variant"), "{bad}: {e}");
