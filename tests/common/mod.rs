@@ -1,0 +1,61 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+pub mod naive_sower;
+
+use giuthi::rules::giuthi::{Giuthi, GiuthiState, Variant, MAX_PITS_PER_ROW};
+use giuthi::rules::kalah::Kalah;
+use giuthi::rules::Rules;
+use giuthi::Side;
+use naive_sower::NaiveChild;
+
+/// Every named variant of N1, as written in notation (the default first).
+pub const VARIANTS: [&str; 8] = [
+    "",
+    "origin=skip",
+    "chain=one",
+    "chain=none",
+    "end=empty-row",
+    "chain=one,origin=skip",
+    "chain=none,end=empty-row",
+    "chain=one,origin=skip,end=empty-row",
+];
+
+/// A Giuthi state from a board in RULES.md order.
+pub fn giuthi_state(board: &[u32], south: bool) -> GiuthiState {
+    let mut pits = [0u8; 2 * MAX_PITS_PER_ROW];
+    for (p, &x) in board.iter().enumerate() {
+        pits[p] = u8::try_from(x).expect("a pit holds at most 255 seeds");
+    }
+    GiuthiState {
+        pits,
+        turn: if south { Side::South } else { Side::North },
+    }
+}
+
+/// The engine's children in the naive sower's terms.
+pub fn engine_children<R: Rules>(rules: &R, s: &R::State) -> Vec<NaiveChild> {
+    let mut out = Vec::new();
+    rules.children(s, &mut out);
+    let pits = 2 * rules.pits_per_row();
+    out.iter()
+        .map(|c| NaiveChild {
+            mv: c.mv.to_string(),
+            board: (0..pits).map(|p| rules.seeds(&c.state, p)).collect(),
+            south_next: rules.turn(&c.state) == Side::South,
+            captured: u32::from(c.captured),
+        })
+        .collect()
+}
+
+/// The Giuthi rules for `n` pits and a variant string.
+pub fn giuthi(n: usize, variant: &str) -> Giuthi {
+    let v: Variant = variant.parse().expect("variant parses");
+    Giuthi::new(n, v).expect("board size")
+}
+
+/// The Kalah rules for `m` pits.
+pub fn kalah(m: usize) -> Kalah {
+    Kalah::new(m).expect("board size")
+}
