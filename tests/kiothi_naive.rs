@@ -52,11 +52,7 @@ fn random_position(r: &mut Rng, k: Kiothi) -> Position<Kiothi> {
         turn,
         phase: Phase::Play,
     };
-    Position::new(
-        k,
-        state,
-        BySide::new(r.below(5) as u16, r.below(5) as u16),
-    )
+    Position::new(k, state, BySide::new(r.below(5) as u16, r.below(5) as u16))
 }
 
 /// Future margin for the mover by plain negamax with memo; `None` when the tree has a
@@ -165,7 +161,12 @@ fn v2_naive_bounds_are_consistent_with_the_rules() {
                 }
                 Bounds { lo, hi }
             };
-            assert_eq!(b, expect, "{}", Position::new(pos.rules, *s, BySide::default()));
+            assert_eq!(
+                b,
+                expect,
+                "{}",
+                Position::new(pos.rules, *s, BySide::default())
+            );
             assert!(b.lo <= b.hi && b.hi <= POS_INF);
             states += 1;
         }

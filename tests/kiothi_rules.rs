@@ -144,7 +144,10 @@ fn k4_nki_protects_from_capture() {
 #[test]
 fn k4_nki_mark_leaves_on_a_partial_lift() {
     assert_eq!(
-        after(&format!("kiothi {EMPTY_ROW}/0,0,3n,0,0,0,0,0,0,0 S 0,0 play"), "12x1"),
+        after(
+            &format!("kiothi {EMPTY_ROW}/0,0,3n,0,0,0,0,0,0,0 S 0,0 play"),
+            "12x1"
+        ),
         format!("kiothi {EMPTY_ROW}/0,0,2,1,0,0,0,0,0,0 N 0,0 play")
     );
 }
@@ -153,7 +156,10 @@ fn k4_nki_mark_leaves_on_a_partial_lift() {
 fn k4_nki_mark_leaves_on_a_relay() {
     // 19x1 ends in North's 0 (2 -> 3): relay, lift 3, sow 1, 2, 3.
     assert_eq!(
-        after(&format!("kiothi 2n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,1 S 0,0 play"), "19x1"),
+        after(
+            &format!("kiothi 2n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,1 S 0,0 play"),
+            "19x1"
+        ),
         format!("kiothi 0,1,1,1,0,0,0,0,0,0/{EMPTY_ROW} N 0,0 play")
     );
 }
@@ -161,7 +167,10 @@ fn k4_nki_mark_leaves_on_a_relay() {
 #[test]
 fn k12_sowing_into_an_nki_pit_keeps_the_mark() {
     assert_eq!(
-        after(&format!("kiothi 1n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,2 S 0,0 play"), "19x2"),
+        after(
+            &format!("kiothi 1n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,2 S 0,0 play"),
+            "19x2"
+        ),
         format!("kiothi 2n,1,0,0,0,0,0,0,0,0/{EMPTY_ROW} N 0,0 play")
     );
 }
@@ -171,7 +180,10 @@ fn k12_stale_mark_leaves_only_when_sown_into() {
     // 12x2 sows 13 and 14: the empty 14 loses its stale mark; 12 (lifted) and 15 keep
     // theirs.
     assert_eq!(
-        after(&format!("kiothi {EMPTY_ROW}/0,0,3s,0,0s,0s,0,0,0,0 S 0,0 play"), "12x2"),
+        after(
+            &format!("kiothi {EMPTY_ROW}/0,0,3s,0,0s,0s,0,0,0,0 S 0,0 play"),
+            "12x2"
+        ),
         format!("kiothi {EMPTY_ROW}/0,0,1s,1,1,0s,0,0,0,0 N 0,0 play")
     );
 }
@@ -222,7 +234,10 @@ fn k7_relay_on_the_first_lap_only_on_the_opponents_side() {
     // lap may relay in the mover's own row; lift 2, sow 12, 13; 13 is empty, opposite 6
     // holds 1 (sown this move): capture 1 + 1.
     assert_eq!(
-        after("kiothi 10,0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0,1 S 0,0 play", "19x1"),
+        after(
+            "kiothi 10,0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0,1 S 0,0 play",
+            "19x1"
+        ),
         "kiothi 0,1,1,1,1,1,0,1,1,1/2,0,1,0,0,0,0,0,0,0 N 2,0 play"
     );
 }
@@ -231,12 +246,18 @@ fn k7_relay_on_the_first_lap_only_on_the_opponents_side() {
 fn k8_no_capture_on_the_opponents_side_or_of_an_empty_pit() {
     // Ends in North's empty 0: nothing captured.
     assert_eq!(
-        after("kiothi 0,0,0,0,0,0,0,0,0,5/0,0,0,0,0,0,0,0,0,1 S 0,0 play", "19x1"),
+        after(
+            "kiothi 0,0,0,0,0,0,0,0,0,5/0,0,0,0,0,0,0,0,0,1 S 0,0 play",
+            "19x1"
+        ),
         "kiothi 1,0,0,0,0,0,0,0,0,5/0,0,0,0,0,0,0,0,0,0 N 0,0 play"
     );
     // Ends in South's empty 13, opposite 6 empty: nothing captured.
     assert_eq!(
-        after("kiothi 0,0,0,0,0,0,0,0,0,5/0,0,1,0,0,0,0,0,0,0 S 0,0 play", "12x1"),
+        after(
+            "kiothi 0,0,0,0,0,0,0,0,0,5/0,0,1,0,0,0,0,0,0,0 S 0,0 play",
+            "12x1"
+        ),
         "kiothi 0,0,0,0,0,0,0,0,0,5/0,0,0,1,0,0,0,0,0,0 N 0,0 play"
     );
 }
@@ -327,7 +348,7 @@ fn k10_sweep_is_not_part_of_the_last_move() {
         "kiothi 0,0,0,0,0,0,0,0,0,4/0,0,0,0,0,0,0,0,0,0 N 4,0 play"
     );
     assert!(!p.is_over()); // North still moves
-    // North's 9x1 ends in South's empty 10: South has a warrior again.
+                           // North's 9x1 ends in South's empty 10: South has a warrior again.
     let q = p.play_str("9x1").unwrap();
     assert_eq!(
         q.to_string(),
@@ -388,14 +409,38 @@ fn k12_first_redistributor_moves_first_in_play() {
 #[test]
 fn n3_marks_and_fields_are_validated() {
     for (bad, field) in [
-        ("kiothi 0,0,0,0,0,0,0,0,0,1sn/0,0,0,0,0,0,0,0,0,1 S 0,0 play", "field board"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,0n/0,0,0,0,0,0,0,0,0,1 S 0,0 play", "field board"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,1n/0,0,0,0,0,0,0,0,0,1 S 0,0 open2", "field board"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0", "field position"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0 opening", "field phase"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 X 0,0 play", "field turn"),
-        ("kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0 play", "field prisons"),
-        ("kiothi:start=7x5 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0 play", "field variant"),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1sn/0,0,0,0,0,0,0,0,0,1 S 0,0 play",
+            "field board",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,0n/0,0,0,0,0,0,0,0,0,1 S 0,0 play",
+            "field board",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1n/0,0,0,0,0,0,0,0,0,1 S 0,0 open2",
+            "field board",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0",
+            "field position",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0 opening",
+            "field phase",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 X 0,0 play",
+            "field turn",
+        ),
+        (
+            "kiothi 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0 play",
+            "field prisons",
+        ),
+        (
+            "kiothi:start=7x5 0,0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0,1 S 0,0 play",
+            "field variant",
+        ),
     ] {
         let err = bad.parse::<AnyPosition>().unwrap_err().to_string();
         assert!(err.starts_with(field), "{bad}: {err}");
