@@ -157,3 +157,102 @@ proptest! {
         }
     }
 }
+
+/// A deliberately naive second sower, written straight from RULES.md K5-K11 without
+/// sharing code with `Kiothi::sow`: one warrior at a time, marks as sets, endless
+/// detection by remembering every relay state. Returns (move, state after, captured).
+fn naive_moves(k: &Kiothi, s: &KiothiState) -> Vec<(String, KiothiState, u32)> {
+    use std::collections::HashSet;
+    let cw = k.variant().dir == giuthi::Direction::Cw;
+    let mine = |p: usize| (p >= 10) == (s.turn == Side::South);
+    let next = |p: usize| if cw { (p + 19) % 20 } else { (p + 1) % 20 };
+    let mut out = Vec::new();
+    for pit in 0..20 {
+        if !mine(pit) {
+            continue;
+        }
+        for lift in 1..=s.pits[pit] as u32 {
+            let mut b: Vec<u32> = s.pits.iter().map(|&x| x as u32).collect();
+            let mut nki: Vec<bool> = (0..20).map(|p| s.nki >> p & 1 == 1).collect();
+            let mut stale: Vec<bool> = (0..20).map(|p| s.stale >> p & 1 == 1).collect();
+            b[pit] -= lift;
+            nki[pit] = false;
+            let mut hand = lift;
+            let mut at = pit;
+            let mut lap = 0;
+            let mut seen = HashSet::new();
+            let result = loop {
+                lap += 1;
+                while hand > 0 {
+                    at = next(at);
+                    b[at] += 1;
+                    stale[at] = false;
+                    hand -= 1;
+                }
+                if b[at] >= 2 {
+                    if lap == 1 && mine(at) {
+                        break None; // K6
+                    }
+                    hand = b[at];
+                    b[at] = 0;
+                    nki[at] = false;
+                    if !seen.insert((b.clone(), at, hand)) {
+                        break None; // endless
+                    }
+                    continue;
+                }
+                break Some(at);
+            };
+            let Some(last) = result else { continue };
+            let opp = 19 - last;
+            let mut captured = 0;
+            let mut bonus = None;
+            if mine(last) && b[opp] > 0 && !nki[opp] {
+                captured = b[opp] + 1;
+                b[opp] = 0;
+                b[last] = 0;
+                let leftmost = if s.turn == Side::South { 10 } else { 0 };
+                if last == leftmost {
+                    let three = [opp - 1, opp - 2, opp - 3];
+                    if three.iter().all(|&q| b[q] > 0 && !nki[q] && !stale[q]) {
+                        bonus = Some(three);
+                    }
+                }
+            }
+            let pack = |b: &Vec<u32>, nki: &Vec<bool>, stale: &Vec<bool>| KiothiState {
+                pits: std::array::from_fn(|p| b[p] as u8),
+                nki: (0..20).filter(|&p| nki[p]).fold(0, |m, p| m | 1 << p),
+                stale: (0..20).filter(|&p| stale[p]).fold(0, |m, p| m | 1 << p),
+                turn: s.turn.opponent(),
+                phase: Phase::Play,
+            };
+            out.push((format!("{pit}x{lift}"), pack(&b, &nki, &stale), captured));
+            if let Some(three) = bonus {
+                let extra: u32 = three.iter().map(|&q| b[q]).sum();
+                for q in three {
+                    b[q] = 0;
+                }
+                out.push((
+                    format!("{pit}x{lift}b"),
+                    pack(&b, &nki, &stale),
+                    captured + extra,
+                ));
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn children_agree_with_a_naive_second_sower(p in play_position(30)) {
+        let fast: Vec<(String, KiothiState, u32)> = p
+            .children()
+            .iter()
+            .map(|c| (c.mv.to_string(), c.state, c.captured as u32))
+            .collect();
+        prop_assert_eq!(fast, naive_moves(&p.rules, &p.state), "{}", p);
+    }
+}

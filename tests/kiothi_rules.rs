@@ -455,3 +455,29 @@ fn n3_marks_and_fields_are_validated() {
     let warriors = giuthi::with_position!(&any, p => p.rules.seeds_on_board(&p.state));
     assert_eq!(warriors, 1);
 }
+
+#[test]
+fn perft_after_the_opening() {
+    // Move counts (the sowing is cross-checked against a naive second sower in
+    // tests/kiothi_props.rs before these were frozen).
+    for (text, counts) in [
+        (
+            "kiothi 0,0,0,0,0s,0s,15ns,5ns,5ns,5ns/0,0,0,0,0s,0s,15ns,5ns,5ns,5ns S 0,0 play",
+            [24u64, 553, 11047],
+        ),
+        (
+            "kiothi 1n,0,0,0,0s,0s,5ns,5ns,5ns,5ns/5n,5n,0,0,0s,0s,5ns,5ns,5ns,14ns S 0,0 play",
+            [29, 447, 9728],
+        ),
+    ] {
+        let p = pos(text);
+        for (d, &n) in counts.iter().enumerate() {
+            assert_eq!(
+                giuthi::perft::perft(&p.rules, &p.state, d as u32 + 1),
+                n,
+                "{text} depth {}",
+                d + 1
+            );
+        }
+    }
+}
