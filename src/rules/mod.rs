@@ -181,7 +181,8 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Every legal move with its result, in a stable order; `out` is cleared first.
-    /// Empty exactly when the game is over.
+    /// Empty exactly when the game is over, in every position where
+    /// [`Rules::can_enumerate`] holds (elsewhere always empty).
     fn children(&self, s: &Self::State, out: &mut Vec<Child<Self>>);
 
     /// Whether [`Rules::children`] lists the moves of `s`. `false` where the moves are too
