@@ -157,7 +157,7 @@ fn k4_nki_mark_leaves_on_a_relay() {
     // 19x1 ends in North's 0 (2 -> 3): relay, lift 3, sow 1, 2, 3.
     assert_eq!(
         after(
-            &format!("kiothi 2n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,1 S 0,0 play"),
+            "kiothi 2n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,1 S 0,0 play",
             "19x1"
         ),
         format!("kiothi 0,1,1,1,0,0,0,0,0,0/{EMPTY_ROW} N 0,0 play")
@@ -168,7 +168,7 @@ fn k4_nki_mark_leaves_on_a_relay() {
 fn k12_sowing_into_an_nki_pit_keeps_the_mark() {
     assert_eq!(
         after(
-            &format!("kiothi 1n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,2 S 0,0 play"),
+            "kiothi 1n,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,2 S 0,0 play",
             "19x2"
         ),
         format!("kiothi 2n,1,0,0,0,0,0,0,0,0/{EMPTY_ROW} N 0,0 play")
@@ -284,12 +284,12 @@ fn k9_north_bonus_takes_18_17_16() {
 
 #[test]
 fn k9_bonus_blocked_by_an_nki_pit() {
-    let b = format!("kiothi 0,0,0,0,0,0,0,1n,0,0/20,0,0,0,0,0,0,0,0,0 S 0,0 play");
-    let m = moves(&b);
+    let b = "kiothi 0,0,0,0,0,0,0,1n,0,0/20,0,0,0,0,0,0,0,0,0 S 0,0 play";
+    let m = moves(b);
     assert_eq!(m.last().unwrap(), "10x20");
-    assert!(illegal(&b, "10x20b").contains("K9"));
+    assert!(illegal(b, "10x20b").contains("K9"));
     assert_eq!(
-        after(&b, "10x20"),
+        after(b, "10x20"),
         "kiothi 1,1,1,1,1,1,1,2n,1,0/0,1,1,1,1,1,1,1,1,1 N 2,0 play"
     );
 }
