@@ -26,6 +26,7 @@
 use crate::position::Position;
 use crate::rules::giuthi::{Giuthi, ParseVariantError};
 use crate::rules::kalah::Kalah;
+use crate::rules::kiothi::Kiothi;
 use crate::rules::Rules;
 use crate::types::{BySide, Side};
 use std::fmt;
@@ -243,7 +244,7 @@ impl<R: Rules> fmt::Display for Position<R> {
 }
 
 /// The game names the notation knows.
-pub const KNOWN_GAMES: &[&str] = &["giuthi", "kalah"];
+pub const KNOWN_GAMES: &[&str] = &["giuthi", "kalah", "kiothi"];
 
 /// A position of any game the engine knows, chosen by the first word of its notation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,6 +253,8 @@ pub enum AnyPosition {
     Giuthi(Position<Giuthi>),
     /// A Kalah position.
     Kalah(Position<Kalah>),
+    /// A Kiothi position (RULES.md K1-K12).
+    Kiothi(Position<Kiothi>),
 }
 
 impl FromStr for AnyPosition {
@@ -261,6 +264,7 @@ impl FromStr for AnyPosition {
         match game {
             "giuthi" => Ok(AnyPosition::Giuthi(Giuthi::parse_fields(variant, &fields)?)),
             "kalah" => Ok(AnyPosition::Kalah(Kalah::parse_fields(variant, &fields)?)),
+            "kiothi" => Ok(AnyPosition::Kiothi(Kiothi::parse_fields(variant, &fields)?)),
             _ => Err(ParsePositionError::UnknownGame(game.to_string())),
         }
     }
@@ -271,6 +275,7 @@ impl fmt::Display for AnyPosition {
         match self {
             AnyPosition::Giuthi(p) => p.fmt(f),
             AnyPosition::Kalah(p) => p.fmt(f),
+            AnyPosition::Kiothi(p) => p.fmt(f),
         }
     }
 }
@@ -283,6 +288,7 @@ macro_rules! with_position {
         match $any {
             $crate::notation::AnyPosition::Giuthi($p) => $body,
             $crate::notation::AnyPosition::Kalah($p) => $body,
+            $crate::notation::AnyPosition::Kiothi($p) => $body,
         }
     };
 }

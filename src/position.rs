@@ -63,9 +63,10 @@ impl<R: Rules> Position<R> {
         self.children().into_iter().map(|c| c.mv).collect()
     }
 
-    /// Whether the game is over (no legal move, not even a pass).
+    /// Whether the game is over (no legal move, not even a pass). Never in a position whose
+    /// moves cannot be listed ([`Rules::can_enumerate`], the Kiothi opening).
     pub fn is_over(&self) -> bool {
-        self.children().is_empty()
+        self.rules.can_enumerate(&self.state) && self.children().is_empty()
     }
 
     /// The position after a child of this position (captured seeds credited to the mover).

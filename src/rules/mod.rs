@@ -8,6 +8,7 @@
 
 pub mod giuthi;
 pub mod kalah;
+pub mod kiothi;
 
 use crate::notation::ParsePositionError;
 use crate::position::Position;
@@ -180,8 +181,17 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Every legal move with its result, in a stable order; `out` is cleared first.
-    /// Empty exactly when the game is over.
+    /// Empty exactly when the game is over, in every position where
+    /// [`Rules::can_enumerate`] holds (elsewhere always empty).
     fn children(&self, s: &Self::State, out: &mut Vec<Child<Self>>);
+
+    /// Whether [`Rules::children`] lists the moves of `s`. `false` where the moves are too
+    /// many to list (the Kiothi opening redistributions, K3): `children` is then empty
+    /// although the game is not over, and solvers must refuse the position; [`Rules::play`]
+    /// still validates and applies any move there.
+    fn can_enumerate(&self, _s: &Self::State) -> bool {
+        true
+    }
 
     /// The future margin for the side to move of a finished game (called when
     /// [`Rules::children`] is empty).
