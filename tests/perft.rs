@@ -85,6 +85,7 @@ fn g1_r1_frozen_perft_matches_naive_sower() {
                 let board: Vec<u32> = p.state.pits[..12].iter().map(|&x| x.into()).collect();
                 NaiveKalah { m: 6 }.perft(&board, true, depth)
             }
+            AnyPosition::Kiothi(_) => panic!("no Kiothi lines in tests/data/perft.txt"),
         };
         assert_eq!(naive, count, "{position} depth {depth}");
     }
