@@ -14,7 +14,8 @@
 //! The JSON keys and their order are a contract (issue 2): scripts depend on them.
 
 use super::common::{read_position, scores_line, taken_word};
-use giuthi::{with_position, Position, Rules};
+use super::usage;
+use giuthi::{with_position, AnyPosition, Position, Rules};
 use serde::Serialize;
 
 /// Arguments of `giuthi moves`.
@@ -50,6 +51,26 @@ pub struct MoveJson {
 /// Runs `giuthi moves`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let any = read_position(&args.position)?;
+    if let AnyPosition::Kiothi(p) = &any {
+        if !p.rules.can_enumerate(&p.state) {
+            let msg = format!(
+                "{p}: an opening redistribution (K3) is due; its moves are too many to list. \
+                 Enter one with `giuthi play`, as r<a>,<b>:<pit>=<count>,... (empty two of \
+                 your occupied pits a and b and place their warriors), for example the \
+                 engine's heuristic choice: {}",
+                p.rules
+                    .heuristic_redistribution(&p.state)
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "none".to_string())
+            );
+            if args.json {
+                // No list to give: `[]` would claim the game is over.
+                return Err(usage(msg));
+            }
+            super::common::emit(&format!("{msg}\n"))?;
+            return Ok(0);
+        }
+    }
     let text = if args.json {
         let list = with_position!(&any, p => json_list(p));
         let mut s = serde_json::to_string_pretty(&list)?;

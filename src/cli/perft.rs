@@ -48,6 +48,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 /// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second.
 fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) -> anyhow::Result<()> {
+    if !pos.rules.can_enumerate(&pos.state) {
+        return Err(usage(format!(
+            "{pos}: an opening redistribution is due (K3); its moves are not enumerated, \
+             so perft starts after the opening (play the two redistributions first)"
+        )));
+    }
     let started = Instant::now();
     let nodes = if split {
         let parts = divide(&pos.rules, &pos.state, depth);

@@ -121,7 +121,13 @@ pub fn draw<R: Rules>(pos: &Position<R>) -> String {
     let _ = writeln!(out);
     let children = pos.children();
     let mover = pos.turn();
-    if children.is_empty() {
+    if !pos.rules.can_enumerate(&pos.state) {
+        let _ = writeln!(
+            out,
+            "{mover} to move: an opening redistribution is due (K3); enter it with \
+             `giuthi play` as r<a>,<b>:<pit>=<count>,..."
+        );
+    } else if children.is_empty() {
         let _ = writeln!(out, "{mover} to move, but the game is over: no legal move.");
         let _ = writeln!(out, "Final scores: {}.", scores_line(pos.final_scores()));
     } else if children.len() == 1 && children[0].mv.to_string() == "pass" {

@@ -3,6 +3,7 @@
 use super::usage;
 use giuthi::rules::giuthi::{Giuthi, Variant, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
 use giuthi::rules::kalah::Kalah;
+use giuthi::rules::kiothi::{Kiothi, Variant as KiothiVariant};
 use giuthi::{BySide, Position};
 
 /// The games `start` can set up. To add a game (Kiothi), add a variant here, its default
@@ -13,7 +14,9 @@ pub enum Game {
     Giuthi,
     /// Kalah (RULES.md R1): 2 x N pits and two stores, S seeds in every pit.
     Kalah,
-    // Kiothi: added with the Kiothi rules (K1, K2); its board is fixed at 2x10.
+    /// Kiothi (RULES.md K1, K2): 2 x 10 pits and two prisons; the board is fixed, so
+    /// --pits and --seeds do not apply. Variants: start=6x5|5x5, dir=ccw|cw.
+    Kiothi,
 }
 
 impl Game {
@@ -23,6 +26,7 @@ impl Game {
         match self {
             Game::Giuthi => (8, 8),
             Game::Kalah => (6, 4),
+            Game::Kiothi => (10, 5),
         }
     }
 }
@@ -33,7 +37,8 @@ impl Game {
     # giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0\n  \
     giuthi start --pits 10 --seeds 9    # the 2x10 board with 9 a pit\n  \
     giuthi start --variant chain=one,origin=skip --pits 5 --seeds 4\n  \
-    giuthi start --game kalah            # Kalah(6,4)")]
+    giuthi start --game kalah            # Kalah(6,4)\n  \
+    giuthi start --game kiothi --variant start=5x5")]
 pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "giuthi")]
@@ -46,20 +51,36 @@ pub struct Args {
     /// the whole board holds at most 255 seeds.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seeds: Option<u64>,
-    /// A Giuthi rule variant, comma separated (RULES.md N1): chain=run|one|none,
-    /// origin=sow|skip, end=stuck|empty-row.
+    /// A rule variant, comma separated (RULES.md N1, N3). Giuthi: chain=run|one|none,
+    /// origin=sow|skip, end=stuck|empty-row. Kiothi: start=6x5|5x5, dir=ccw|cw.
     #[arg(long, value_name = "KEY=VALUE,...")]
     pub variant: Option<String>,
 }
 
 /// Runs `giuthi start`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.game == Game::Kiothi {
+        if args.pits.is_some() || args.seeds.is_some() {
+            return Err(usage(
+                "--pits/--seeds: the Kiothi board is fixed (2 x 10 pits, 5 warriors in each \
+                 of the six or five rightmost pits, K1-K2); use --variant start=5x5",
+            ));
+        }
+        let variant: KiothiVariant = match &args.variant {
+            Some(v) => v.parse().map_err(|e| usage(format!("--variant: {e}")))?,
+            None => KiothiVariant::default(),
+        };
+        let text = Kiothi::new(variant).start_position().to_string();
+        super::common::emit(&format!("{text}\n"))?;
+        return Ok(0);
+    }
     let (default_pits, default_seeds) = args.game.default_size();
     let pits = args.pits.unwrap_or(default_pits);
     let seeds = args.seeds.unwrap_or(default_seeds);
     let (min_pits, game_name) = match args.game {
         Game::Giuthi => (2, "Giuthi"),
         Game::Kalah => (1, "Kalah"),
+        Game::Kiothi => unreachable!("handled above"),
     };
     if pits < min_pits || pits > MAX_PITS_PER_ROW as u64 {
         return Err(usage(format!(
@@ -99,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             let state = rules.start(seeds);
             Position::new(rules, state, BySide::default()).to_string()
         }
+        Game::Kiothi => unreachable!("handled above"),
     };
     super::common::emit(&format!("{text}\n"))?;
     Ok(0)
