@@ -636,3 +636,35 @@ fn a_file_named_like_a_game_is_read_as_a_file() {
     assert_eq!(code2, Some(0));
     assert!(kalah.contains("\"move\": \"2\""), "{kalah}");
 }
+
+#[test]
+fn k2_start_kiothi_both_variants() {
+    assert_eq!(
+        ok(&["start", "--game", "kiothi"]).trim(),
+        "kiothi 0,0,0,0,5s,5s,5s,5s,5s,5s/0,0,0,0,5s,5s,5s,5s,5s,5s S 0,0 open1"
+    );
+    assert_eq!(
+        ok(&["start", "--game", "kiothi", "--variant", "start=5x5"]).trim(),
+        "kiothi:start=5x5 0,0,0,0,0,5s,5s,5s,5s,5s/0,0,0,0,0,5s,5s,5s,5s,5s S 0,0 open1"
+    );
+    assert!(usage_error(&["start", "--game", "kiothi", "--pits", "8"]).contains("--pits"));
+    assert!(
+        usage_error(&["start", "--game", "kiothi", "--variant", "start=4x4"]).contains("variant")
+    );
+}
+
+#[test]
+fn k3_moves_on_an_opening_explains_instead_of_listing() {
+    let start = ok(&["start", "--game", "kiothi"]);
+    let start = start.trim();
+    let text = ok(&["moves", start]);
+    assert!(text.contains("redistribution"), "{text}");
+    assert!(!text.contains("game is over"), "{text}");
+    // JSON has no list to give: `[]` would claim the game is over.
+    assert!(usage_error(&["moves", "--json", start]).contains("redistribution"));
+    let shown = ok(&["show", start]);
+    assert!(!shown.contains("game is over"), "{shown}");
+    assert!(usage_error(&["perft", start, "--depth", "2"]).contains("opening"));
+    let after = ok(&["play", start, "r14,15:16=10"]);
+    assert!(after.trim().ends_with("N 0,0 open2"), "{after}");
+}
