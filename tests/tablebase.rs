@@ -7,6 +7,9 @@ use giuthi::rules::kalah::Kalah;
 use giuthi::solve::naive::NaiveGraph;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::generate::{generate, GenOptions};
+use giuthi::solve::naive::naive_solve;
+use giuthi::tablebase::inspect::verify_layer;
+use giuthi::tablebase::probe::solve_position;
 use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
 use giuthi::{Bounds, Side};
 use std::collections::HashMap;
@@ -381,4 +384,96 @@ fn probe_north_to_move_and_absent_layers() {
     assert_eq!(b, naive);
     let big: giuthi::Position<Giuthi> = "giuthi 3,0,0/0,0,3 N 0,0".parse().unwrap();
     assert_eq!(set.probe(&big.state), None);
+}
+
+// ---- probing a concrete position: V3 margin, V4 move values, verification ----
+
+#[test]
+fn v4_example_of_the_rule_book() {
+    let g = Giuthi::new(4, Variant::default()).unwrap();
+    let dir = gen(&g, 5, 2, true);
+    let set = TablebaseSet::open(dir.path(), g, 5).unwrap();
+    let pos: giuthi::Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().unwrap();
+    let sol = solve_position(&set, &pos, 1_000_000).unwrap().unwrap();
+    assert_eq!(
+        (sol.bounds.lo, sol.bounds.hi),
+        (3, giuthi::value::POS_INF)
+    );
+    assert_eq!(sol.margin, 1);
+    let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["5cw"]);
+    assert_eq!(sol.pv[0].to_string(), "5cw");
+}
+
+fn check_moves_against_naive_solve<R: TbGame>(rules: &R, max: u32) {
+    let dir = gen(rules, max, 2, true);
+    let set = TablebaseSet::open(dir.path(), rules.clone(), max).unwrap();
+    let mut checked = 0;
+    for s in 0..=max {
+        for st in layer_states(rules, s) {
+            for (south, north) in [(0u16, 0u16), (2, 0), (0, 3), (1, 2)] {
+                let pos = giuthi::Position::new(
+                    rules.clone(),
+                    st,
+                    giuthi::BySide::new(south, north),
+                );
+                let naive = naive_solve(&pos, 1_000_000).unwrap();
+                let tb = solve_position(&set, &pos, 1_000_000).unwrap().unwrap();
+                assert_eq!(tb.bounds, naive.bounds, "{pos}");
+                assert_eq!(tb.margin, naive.margin, "{pos}");
+                assert_eq!(tb.moves, naive.moves, "{pos}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100);
+}
+
+#[test]
+fn v4_move_values_equal_naive_solve_giuthi_n3() {
+    check_moves_against_naive_solve(&Giuthi::new(3, Variant::default()).unwrap(), 6);
+}
+
+#[test]
+fn v4_move_values_equal_naive_solve_giuthi_n4() {
+    check_moves_against_naive_solve(&Giuthi::new(4, Variant::default()).unwrap(), 4);
+}
+
+#[test]
+fn v4_move_values_equal_naive_solve_kalah() {
+    check_moves_against_naive_solve(&Kalah::new(2).unwrap(), 8);
+}
+
+#[test]
+fn verify_rederives_every_entry_and_catches_a_consistent_corruption() {
+    let g = Giuthi::new(4, Variant::default()).unwrap();
+    let dir = gen(&g, 6, 2, true);
+    {
+        let set = TablebaseSet::open(dir.path(), g.clone(), 6).unwrap();
+        for s in 0..=6 {
+            let r = verify_layer(&set, s, None, 1);
+            assert_eq!(r.mismatches, 0, "{r:?}");
+            assert_eq!(r.checked, Ranker::new(8, 6).layer_size(s as usize));
+        }
+    }
+    // Change one value and fix the checksum: only re-derivation can catch it.
+    let path = layer_path(&g, dir.path(), 6);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let set = TablebaseSet::open(dir.path(), g.clone(), 6).unwrap();
+    let target = (0..Ranker::new(8, 6).layer_size(6))
+        .find(|&r| {
+            let b = set.layers()[6].get(r);
+            b.lo == b.hi && b.lo < 5
+        })
+        .unwrap();
+    drop(set);
+    let i = 64 + 2 * target as usize;
+    bytes[i] = bytes[i].wrapping_add(1);
+    bytes[i + 1] = bytes[i + 1].wrapping_add(1);
+    let sum = giuthi::tablebase::format::checksum(&bytes[64..]);
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let set = TablebaseSet::open(dir.path(), g, 6).unwrap();
+    let r = verify_layer(&set, 6, None, 1);
+    assert!(r.mismatches >= 1, "{r:?}");
 }

@@ -5,6 +5,8 @@
 //! - [`format`]: the file format (header, encoding, checksum, atomic writes, mmap).
 //! - [`index`]: the dense index (stars and bars, row swap, mirror).
 //! - [`generate`]: the layer generator.
+//! - [`probe`]: solving a concrete position from the tables (V3, V4).
+//! - [`inspect`]: statistics and verification.
 //! - [`TablebaseSet`]: the loaded layers of one game; it implements
 //!   [`crate::solve::EndgameOracle`].
 //!
@@ -31,6 +33,8 @@
 pub mod format;
 pub mod generate;
 pub mod index;
+pub mod inspect;
+pub mod probe;
 
 use crate::index::Ranker;
 use crate::rules::giuthi::{Chain, End, Giuthi, Origin, Variant};
