@@ -4,10 +4,10 @@
 use giuthi::index::Ranker;
 use giuthi::rules::giuthi::{Giuthi, Variant};
 use giuthi::rules::kalah::Kalah;
+use giuthi::solve::naive::naive_solve;
 use giuthi::solve::naive::NaiveGraph;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::generate::{generate, GenOptions};
-use giuthi::solve::naive::naive_solve;
 use giuthi::tablebase::inspect::verify_layer;
 use giuthi::tablebase::probe::solve_position;
 use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
@@ -395,10 +395,7 @@ fn v4_example_of_the_rule_book() {
     let set = TablebaseSet::open(dir.path(), g, 5).unwrap();
     let pos: giuthi::Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().unwrap();
     let sol = solve_position(&set, &pos, 1_000_000).unwrap().unwrap();
-    assert_eq!(
-        (sol.bounds.lo, sol.bounds.hi),
-        (3, giuthi::value::POS_INF)
-    );
+    assert_eq!((sol.bounds.lo, sol.bounds.hi), (3, giuthi::value::POS_INF));
     assert_eq!(sol.margin, 1);
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     assert_eq!(best, ["5cw"]);
@@ -412,11 +409,8 @@ fn check_moves_against_naive_solve<R: TbGame>(rules: &R, max: u32) {
     for s in 0..=max {
         for st in layer_states(rules, s) {
             for (south, north) in [(0u16, 0u16), (2, 0), (0, 3), (1, 2)] {
-                let pos = giuthi::Position::new(
-                    rules.clone(),
-                    st,
-                    giuthi::BySide::new(south, north),
-                );
+                let pos =
+                    giuthi::Position::new(rules.clone(), st, giuthi::BySide::new(south, north));
                 let naive = naive_solve(&pos, 1_000_000).unwrap();
                 let tb = solve_position(&set, &pos, 1_000_000).unwrap().unwrap();
                 assert_eq!(tb.bounds, naive.bounds, "{pos}");

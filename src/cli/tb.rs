@@ -231,8 +231,14 @@ fn for_group(
 }
 
 enum Group {
-    Giuthi(Result<TablebaseSet<Giuthi>, giuthi::tablebase::TbError>, String),
-    Kalah(Result<TablebaseSet<Kalah>, giuthi::tablebase::TbError>, String),
+    Giuthi(
+        Result<TablebaseSet<Giuthi>, giuthi::tablebase::TbError>,
+        String,
+    ),
+    Kalah(
+        Result<TablebaseSet<Kalah>, giuthi::tablebase::TbError>,
+        String,
+    ),
 }
 
 fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {

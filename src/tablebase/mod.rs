@@ -105,7 +105,10 @@ pub enum TbError {
         path: PathBuf,
     },
     /// The layer's values do not fit the entry encoding.
-    #[error("layer {seeds}: more than {} seeds cannot be encoded in 2 bytes per position", format::MAX_ENCODABLE_SEEDS)]
+    #[error(
+        "layer {seeds}: more than {} seeds cannot be encoded in 2 bytes per position",
+        format::MAX_ENCODABLE_SEEDS
+    )]
     RangeTooLarge {
         /// The layer.
         seeds: u32,

@@ -214,11 +214,7 @@ fn local_bounds<R: TbGame>(
             let (mut lo, mut hi) = exits[i];
             for &(t, passes) in &edges[i] {
                 let b = val[t];
-                let (l, h) = if passes {
-                    (-b.hi, -b.lo)
-                } else {
-                    (b.lo, b.hi)
-                };
+                let (l, h) = if passes { (-b.hi, -b.lo) } else { (b.lo, b.hi) };
                 lo = lo.max(l);
                 hi = hi.max(h);
             }
