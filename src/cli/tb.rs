@@ -126,8 +126,17 @@ fn print_layer(r: &LayerReport) {
             0.0
         };
         println!(
-            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s  {:>11.0} pos/s  {} bytes",
-            r.seeds, r.positions, r.scanned, r.edges, r.sweeps, secs, rate, r.bytes
+            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {:>11.0} pos/s  {} bytes",
+            r.seeds,
+            r.positions,
+            r.scanned,
+            r.edges,
+            r.sweeps,
+            secs,
+            r.scan_millis as f64 / 1000.0,
+            r.cpu_millis as f64 / 1000.0,
+            rate,
+            r.bytes
         );
     }
 }

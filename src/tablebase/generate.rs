@@ -81,6 +81,11 @@ pub struct LayerReport {
     pub sweeps: u32,
     /// Wall-clock milliseconds (0 when skipped).
     pub millis: u64,
+    /// Wall-clock milliseconds of the scan (move generation) phase.
+    pub scan_millis: u64,
+    /// CPU milliseconds of the whole process during the layer, all threads (Linux
+    /// `/proc/self/stat`; 0 where unavailable).
+    pub cpu_millis: u64,
     /// File size in bytes.
     pub bytes: u64,
     /// Whether the layer was already on disk (checked and kept).
@@ -88,13 +93,25 @@ pub struct LayerReport {
 }
 
 /// Upper bound of the memory a layer needs while it is generated, in bytes: per position
-/// 2 bytes of entry, 2 of exit value, 1 edge count and up to `max_moves` edges of 4
-/// bytes, plus the mapped lower layers.
-pub fn memory_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32) -> u64 {
+/// 2 bytes of entry, 2 of exit value and 1 edge count, up to `max_moves` edges of 4 bytes
+/// per scanned position (about half the layer under the mirror: the canonical members and
+/// at most `C(S + q, q)` mirror-symmetric boards, `q = 2 ceil(n/2)`), 2 bits of dirty
+/// marks per position, the entry bytes written out, and the mapped lower layers.
+pub fn memory_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32, mirror: bool) -> u64 {
     let size = ranker.layer_size(seeds as usize);
-    let per = 5 + 4 * rules.max_moves() as u64;
+    let n = rules.pits_per_row();
+    let scanned = if mirror && rules.has_mirror() {
+        let q = 2 * n.div_ceil(2);
+        let sym = Ranker::new(q + 1, seeds as usize).layer_size(seeds as usize);
+        (size / 2).saturating_add(sym).min(size)
+    } else {
+        size
+    };
     let lower: u64 = (0..seeds).map(|s| 2 * ranker.layer_size(s as usize)).sum();
-    size.saturating_mul(per).saturating_add(lower)
+    size.saturating_mul(5)
+        .saturating_add(size / 4)
+        .saturating_add(scanned.saturating_mul(4 * rules.max_moves() as u64))
+        .saturating_add(lower)
 }
 
 /// Generates layers `0..=max_seeds` of `rules` into `dir` (created if needed). Finished
@@ -140,7 +157,7 @@ pub fn generate_with<R: TbGame>(
                 positions: size,
             });
         }
-        let needed = memory_needed(rules, &ranker, s);
+        let needed = memory_needed(rules, &ranker, s, opts.mirror);
         let needed_mb = needed.div_ceil(1 << 20);
         if needed_mb > opts.memory_mb {
             return Err(TbError::MemoryBudget {
@@ -176,6 +193,8 @@ pub fn generate_with<R: TbGame>(
                 edges: 0,
                 sweeps: lf.header.sweeps,
                 millis: 0,
+                scan_millis: 0,
+                cpu_millis: 0,
                 bytes: (format::HEADER_LEN as u64) + 2 * lf.header.count,
                 skipped: true,
             };
@@ -183,6 +202,7 @@ pub fn generate_with<R: TbGame>(
             r
         } else {
             let t0 = Instant::now();
+            let cpu0 = process_cpu_millis();
             let (entries, stats) =
                 pool.install(|| solve_layer(rules, &ranker, &lower, s, mirror, opts.progress));
             let millis = t0.elapsed().as_millis() as u64;
@@ -208,6 +228,8 @@ pub fn generate_with<R: TbGame>(
                 edges: stats.edges,
                 sweeps: stats.sweeps,
                 millis,
+                scan_millis: stats.scan_millis,
+                cpu_millis: process_cpu_millis().saturating_sub(cpu0),
                 bytes: (format::HEADER_LEN as u64) + 2 * h.count,
                 skipped: false,
             }
@@ -226,6 +248,7 @@ struct Chunk {
 }
 
 struct SolveStats {
+    scan_millis: u64,
     scanned: u64,
     edges: u64,
     sweeps: u32,
@@ -279,6 +302,7 @@ fn solve_layer<R: TbGame>(
     let pb = progress_bar(progress, size, seeds);
     let scanned = AtomicU64::new(0);
     let starts: Vec<u64> = (0..size).step_by(CHUNK).collect();
+    let t0 = Instant::now();
 
     // 1. Scan.
     let chunks: Vec<Chunk> = starts
@@ -350,12 +374,21 @@ fn solve_layer<R: TbGame>(
         })
         .collect();
     let edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
+    let scan_millis = t0.elapsed().as_millis() as u64;
 
-    // 2. Fixpoint sweeps.
+    // 2. Fixpoint sweeps. `dirty[b]` marks blocks of 64 positions with an entry changed
+    // in the previous sweep (`prev`) or in this one (`cur`); a position is evaluated only
+    // when one of its edges points into a dirty block (all positions in the first sweep).
+    // A position skipped has had no input change since it was last evaluated, so a sweep
+    // without a change is still a fixpoint of every equation.
+    let blocks = (size as usize).div_ceil(64);
+    let mut prev: Vec<AtomicU64> = (0..blocks).map(|_| AtomicU64::new(0)).collect();
+    let mut cur: Vec<AtomicU64> = (0..blocks).map(|_| AtomicU64::new(0)).collect();
     let mut sweeps = 0u32;
     loop {
         sweeps += 1;
         pb.set_message(format!("sweep {sweeps}"));
+        let first = sweeps == 1;
         let changed = AtomicBool::new(false);
         chunks.par_iter().for_each(|c| {
             let mut off = 0usize;
@@ -367,9 +400,17 @@ fn solve_layer<R: TbGame>(
                 let es = &c.edges[off..off + cnt as usize];
                 off += cnt as usize;
                 let r = c.start as usize + i;
-                let cur = entries[r].load(Ordering::Relaxed);
-                let cb = decode(cur);
+                let now = entries[r].load(Ordering::Relaxed);
+                let cb = decode(now);
                 if cb.lo == cb.hi {
+                    continue;
+                }
+                if !first
+                    && !es.iter().any(|&e| {
+                        let t = (e & !PASSES) as usize / 64;
+                        (prev[t].load(Ordering::Relaxed) | cur[t].load(Ordering::Relaxed)) != 0
+                    })
+                {
                     continue;
                 }
                 let [elo, ehi] = c.exits[i].to_le_bytes();
@@ -381,8 +422,9 @@ fn solve_layer<R: TbGame>(
                     hi = hi.max(hi_m);
                 }
                 let new = encode(Bounds { lo, hi });
-                if new != cur {
+                if new != now {
                     entries[r].store(new, Ordering::Relaxed);
+                    cur[r / 64].fetch_or(1u64 << (r % 64), Ordering::Relaxed);
                     any = true;
                 }
             }
@@ -393,6 +435,8 @@ fn solve_layer<R: TbGame>(
         if !changed.load(Ordering::Relaxed) {
             break;
         }
+        std::mem::swap(&mut prev, &mut cur);
+        cur.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
     }
     drop(chunks);
 
@@ -422,9 +466,26 @@ fn solve_layer<R: TbGame>(
     (
         bytes,
         SolveStats {
+            scan_millis,
             scanned: scanned.load(Ordering::Relaxed),
             edges,
             sweeps,
         },
     )
+}
+
+/// CPU time of this process so far (user + system, all threads) in milliseconds, from
+/// `/proc/self/stat` (Linux; 0 elsewhere). Informative only.
+pub fn process_cpu_millis() -> u64 {
+    let Ok(text) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0;
+    };
+    // Fields after the command name (which ends with ')'): utime and stime are the
+    // 12th and 13th (fields 14 and 15 of proc(5)), in clock ticks of 1/100 s.
+    let Some(rest) = text.rsplit_once(')').map(|(_, r)| r) else {
+        return 0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+    (tick(11) + tick(12)) * 10
 }

@@ -167,7 +167,7 @@ pub fn verify_layer<R: TbGame>(
     let p = 2 * rules.pits_per_row();
     let ranker = Ranker::new(p, seeds as usize);
     let size = ranker.layer_size(seeds as usize);
-    let all = samples.is_none_or(|k| k >= size);
+    let all = samples.map_or(true, |k| k >= size);
     let count = if all { size } else { samples.unwrap_or(0) };
     let mut rep = VerifyReport {
         seeds,

@@ -266,7 +266,7 @@ fn principal_variation<R: TbGame>(
             let v = d + k + (-d - k).clamp(cm.lo as i32, cm.hi as i32);
             if v == target {
                 let leaves = c.captured > 0;
-                if best.as_ref().is_none_or(|(l, _)| !*l && leaves) {
+                if best.as_ref().map_or(true, |(l, _)| !*l && leaves) {
                     best = Some((leaves, c));
                 }
             }
