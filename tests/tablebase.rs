@@ -471,3 +471,37 @@ fn verify_rederives_every_entry_and_catches_a_consistent_corruption() {
     let r = verify_layer(&set, 6, None, 1);
     assert!(r.mismatches >= 1, "{r:?}");
 }
+
+#[test]
+#[ignore = "slow: about a minute; run with --ignored"]
+fn v2_random_entries_of_larger_layers_equal_naive_giuthi_n5() {
+    let g = Giuthi::new(5, Variant::default()).unwrap();
+    let max = 12;
+    let dir = gen(&g, max, 2, true);
+    let set = TablebaseSet::open(dir.path(), g.clone(), max).unwrap();
+    let ranker = Ranker::new(10, max as usize);
+    let mut x = 12345u64;
+    let mut checked = 0;
+    for s in [9u32, 10, 11, 12] {
+        for _ in 0..40 {
+            x = giuthi::index::mix64(x.wrapping_add(1));
+            let r = x % ranker.layer_size(s as usize);
+            let mut b = [0u8; 10];
+            ranker.unrank(r, s as usize, &mut b);
+            let side = if x & (1 << 40) != 0 {
+                Side::North
+            } else {
+                Side::South
+            };
+            let st = g.make_state(&b, side);
+            if let Ok(nb) = giuthi::solve::naive::naive_bounds(&g, &st, 3_000_000) {
+                assert_eq!(set.probe(&st), Some(nb), "{st:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 40,
+        "only {checked} positions small enough for naive"
+    );
+}
