@@ -473,7 +473,7 @@ fn verify_rederives_every_entry_and_catches_a_consistent_corruption() {
 }
 
 #[test]
-#[ignore = "slow: about a minute; run with --ignored"]
+#[ignore = "slow; run with --ignored"]
 fn v2_random_entries_of_larger_layers_equal_naive_giuthi_n5() {
     let g = Giuthi::new(5, Variant::default()).unwrap();
     let max = 12;
@@ -483,7 +483,7 @@ fn v2_random_entries_of_larger_layers_equal_naive_giuthi_n5() {
     let mut x = 12345u64;
     let mut checked = 0;
     for s in [9u32, 10, 11, 12] {
-        for _ in 0..40 {
+        for _ in 0..60 {
             x = giuthi::index::mix64(x.wrapping_add(1));
             let r = x % ranker.layer_size(s as usize);
             let mut b = [0u8; 10];
@@ -494,7 +494,7 @@ fn v2_random_entries_of_larger_layers_equal_naive_giuthi_n5() {
                 Side::South
             };
             let st = g.make_state(&b, side);
-            if let Ok(nb) = giuthi::solve::naive::naive_bounds(&g, &st, 3_000_000) {
+            if let Ok(nb) = giuthi::solve::naive::naive_bounds(&g, &st, 200_000) {
                 assert_eq!(set.probe(&st), Some(nb), "{st:?}");
                 checked += 1;
             }
