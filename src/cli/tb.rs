@@ -74,6 +74,10 @@ pub struct ProbeArgs {
     /// as played (V4).
     #[arg(long, default_value_t = 5_000_000)]
     v4_limit: usize,
+    /// Value moves with the root as an ordinary position (V3), skipping the V4 check
+    /// (a best move may then reach the margin only by repeating the root).
+    #[arg(long)]
+    v3_moves: bool,
 }
 
 /// Arguments of `giuthi tb stats`.
@@ -185,13 +189,16 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
     let t0 = Instant::now();
     let set = TablebaseSet::open_all(&a.dir, pos.rules.clone())?;
     let seeds = pos.rules.seeds_on_board(&pos.state);
-    let sol = solve_position(&set, pos, a.v4_limit)?.with_context(|| {
-        format!(
-            "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
-            a.dir.display(),
-            set.max_seeds()
-        )
-    })?;
+    let limit = if a.v3_moves { 0 } else { a.v4_limit };
+    let sol = solve_position(&set, pos, limit)
+        .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
+        .with_context(|| {
+            format!(
+                "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
+                a.dir.display(),
+                set.max_seeds()
+            )
+        })?;
     let secs = t0.elapsed().as_secs_f64();
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
@@ -212,9 +219,20 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
         println!("position {pos}");
         println!("value    {}", sol.bounds);
         println!("margin   {:+} ({})", sol.margin, sol.result());
-        println!("best     {}", best.join(" "));
+        if a.v3_moves {
+            println!(
+                "best     {} (V3: root not counted as played)",
+                best.join(" ")
+            );
+        } else {
+            println!("best     {}", best.join(" "));
+        }
         for (m, v) in &sol.moves {
-            println!("  move {m:<6} {v:+}");
+            if sol.upper_bounds.contains(m) {
+                println!("  move {m:<6} <= {v:+} (V4 local solve over --v4-limit)");
+            } else {
+                println!("  move {m:<6} {v:+}");
+            }
         }
         println!("pv       {}", pv.join(" "));
         println!("nodes    {}  seconds {secs:.3}", sol.nodes);

@@ -13,6 +13,13 @@
 //! a final margin of 0 and every capturing move valued from the table. This is exactly
 //! the rule of `naive_solve` (tested against it), at the cost of exploring that part of
 //! the layer; past `limit` states [`solve_position`] reports [`V4Limit`].
+//!
+//! The local solve is skipped where it cannot change the answer. Every value is a
+//! monotone max/min expression of the root's payoff `x`, hence of the form
+//! `clamp(x, a, b)`; changing `x` from the exact margin `M` to 0 (a draw) leaves a move
+//! whose ordinary value `v` is not in the range between 0 (excluded) and `M` (included)
+//! unchanged. So only non-capturing moves with `0 < v <= M` or `M <= v < 0` are solved
+//! locally, and none when `M = 0`. The tests check the result against `naive_solve`.
 
 use super::{TablebaseSet, TbGame};
 use crate::position::Position;
@@ -41,6 +48,10 @@ pub struct TbSolution<R: TbGame> {
     /// Each legal move with the exact final margin it reaches, the root counted as
     /// already played (V4).
     pub moves: Vec<(R::Move, i32)>,
+    /// Moves whose value in `moves` is only an upper bound: the local V4 solve passed the
+    /// limit, and the move cannot be best anyway (its ordinary value is below the margin
+    /// of a winning root).
+    pub upper_bounds: Vec<R::Move>,
     /// A principal variation (best moves, stopping at the end of the game, at a
     /// repetition, or after 200 plies).
     pub pv: Vec<R::Move>,
@@ -64,7 +75,10 @@ impl<R: TbGame> TbSolution<R> {
     }
 }
 
-/// `None` when the root's layer (or a layer below it) is not in `set`.
+/// Solves `pos` from the tables; `None` when the root's layer (or a layer below it) is
+/// not in `set`. With `limit == 0` the V4 local solves are skipped and each move is valued
+/// with the root as an ordinary position (V3); the best moves may then include a move
+/// that reaches the margin only by repeating the root.
 ///
 /// # Errors
 ///
@@ -86,19 +100,42 @@ pub fn solve_position<R: TbGame>(
     let mut children = Vec::new();
     rules.children(&root, &mut children);
     let mut moves = Vec::new();
+    let mut upper_bounds = Vec::new();
     for c in &children {
         let k = c.captured as i32;
         // Repetition payoff for the root's mover as a future margin from the child.
         let c_mover = -d - k;
-        let b_child = if k > 0 {
-            nodes += 1;
-            match set.probe(&c.state) {
-                Some(b) => b,
-                None => return Ok(None),
-            }
-        } else {
+        let value_of = |b_child: Bounds| {
+            let b_mover = if c.turn_passes {
+                b_child.negate()
+            } else {
+                b_child
+            };
+            d + k + c_mover.clamp(b_mover.lo as i32, b_mover.hi as i32)
+        };
+        nodes += 1;
+        let Some(b_table) = set.probe(&c.state) else {
+            return Ok(None);
+        };
+        // The move's value with the root an ordinary position (V3).
+        let v3 = value_of(b_table);
+        // With the root counted as played, a return to it pays a final margin of 0
+        // instead of `margin`. Only a non-capturing move can return. A move's value is a
+        // monotone max/min expression of the root's payoff x, i.e. clamp(x, a, b): moving
+        // x from `margin` to 0 cannot change a value that is not strictly between them
+        // (or equal to `margin`); in particular nothing changes when `margin == 0`.
+        let needs_local = limit > 0
+            && k == 0
+            && ((margin > 0 && v3 > 0 && v3 <= margin) || (margin < 0 && v3 < 0 && v3 >= margin));
+        let v = if needs_local {
             match local_bounds(set, &root, -d, &c.state, limit, &mut nodes) {
-                Some(b) => b,
+                Some(b) => value_of(b),
+                // A winning root's move below the margin cannot become best (its value
+                // only drops): keep the upper bound `v3` and say so.
+                None if margin > 0 && v3 < margin => {
+                    upper_bounds.push(c.mv);
+                    v3
+                }
                 None => {
                     return Err(V4Limit {
                         mv: c.mv.to_string(),
@@ -106,19 +143,16 @@ pub fn solve_position<R: TbGame>(
                     })
                 }
             }
-        };
-        let b_mover = if c.turn_passes {
-            b_child.negate()
         } else {
-            b_child
+            v3
         };
-        let v = c_mover.clamp(b_mover.lo as i32, b_mover.hi as i32);
-        moves.push((c.mv, d + k + v));
+        moves.push((c.mv, v));
     }
     let mut sol = TbSolution {
         bounds,
         margin,
         moves,
+        upper_bounds,
         pv: Vec::new(),
         nodes,
     };
