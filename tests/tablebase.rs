@@ -170,6 +170,12 @@ fn r_every_entry_equals_naive_kalah() {
 
 #[test]
 #[ignore = "slow: a few minutes; run with --ignored"]
+fn v2_every_entry_equals_naive_giuthi_n4_s8() {
+    check_against_naive(&Giuthi::new(4, Variant::default()).unwrap(), 8, 2, true);
+}
+
+#[test]
+#[ignore = "very slow (over 25 minutes on a shared machine); run with --ignored"]
 fn v2_every_entry_equals_naive_giuthi_n4_s10() {
     check_against_naive(&Giuthi::new(4, Variant::default()).unwrap(), 10, 2, true);
 }
