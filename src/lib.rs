@@ -29,6 +29,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod solve;
+pub mod tablebase;
 pub mod types;
 pub mod value;
 

@@ -1,13 +1,363 @@
-//! `giuthi tb ...` (not implemented yet).
+//! `giuthi tb gen|probe|stats|verify`: endgame tablebases.
+
+use super::common::read_position;
+use super::usage;
+use anyhow::Context;
+use giuthi::rules::giuthi::{Giuthi, Variant};
+use giuthi::rules::kalah::Kalah;
+use giuthi::tablebase::format::GameId;
+use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
+use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
+use giuthi::tablebase::probe::solve_position;
+use giuthi::tablebase::{TablebaseSet, TbGame};
+use giuthi::{with_position, Position};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The tablebase subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Generate tablebases (not implemented yet).
-    Gen,
+    /// Generate tablebases layer by layer (0..=max-seeds seeds on the board).
+    Gen(GenArgs),
+    /// The exact value, best moves and a principal variation of a position.
+    Probe(ProbeArgs),
+    /// Per layer: positions, wins, draws, losses, positions with lo != hi, bytes, time.
+    Stats(StatsArgs),
+    /// Check every file's header and checksum and re-derive a sample of entries.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `giuthi tb gen`.
+#[derive(Debug, clap::Args)]
+pub struct GenArgs {
+    /// The game: giuthi or kalah.
+    #[arg(long, default_value = "giuthi")]
+    game: String,
+    /// Pits a row (n).
+    #[arg(long)]
+    pits: usize,
+    /// The largest layer (seeds on the board) to generate.
+    #[arg(long)]
+    max_seeds: u32,
+    /// The output folder (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Giuthi variant, as in notation: `chain=one,origin=skip` (default: the default rules).
+    #[arg(long, default_value = "")]
+    variant: String,
+    /// Memory budget in MB: a layer that may need more is refused before anything runs.
+    #[arg(long, default_value_t = 8192)]
+    memory: u64,
+    /// Do not use the mirror symmetry to skip work (Giuthi).
+    #[arg(long)]
+    no_mirror: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Arguments of `giuthi tb probe`.
+#[derive(Debug, clap::Args)]
+pub struct ProbeArgs {
+    /// The tablebase folder.
+    dir: PathBuf,
+    /// The position (notation) or a file holding one.
+    position: String,
+    /// Print JSON (the fields of `solve --json`).
+    #[arg(long)]
+    json: bool,
+    /// Most states explored to decide a non-capturing move's value with the root counted
+    /// as played (V4).
+    #[arg(long, default_value_t = 5_000_000)]
+    v4_limit: usize,
+    /// Value moves with the root as an ordinary position (V3), skipping the V4 check
+    /// (a best move may then reach the margin only by repeating the root).
+    #[arg(long)]
+    v3_moves: bool,
+}
+
+/// Arguments of `giuthi tb stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// The tablebase folder.
+    dir: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `giuthi tb verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The tablebase folder.
+    dir: PathBuf,
+    /// Entries re-derived per layer.
+    #[arg(long, default_value_t = 10_000)]
+    samples: u64,
+    /// Re-derive every entry.
+    #[arg(long)]
+    all: bool,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Runs a `giuthi tb` subcommand; returns the exit code.
-pub fn run(_cmd: Command) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi tb is not implemented yet"))
+pub fn run(cmd: Command) -> anyhow::Result<i32> {
+    match cmd {
+        Command::Gen(a) => run_gen(a),
+        Command::Probe(a) => run_probe(a),
+        Command::Stats(a) => run_stats(a),
+        Command::Verify(a) => run_verify(a),
+    }
+}
+
+fn print_layer(r: &LayerReport) {
+    if r.skipped {
+        println!(
+            "layer {:>3}: {:>12} positions  kept (checksum ok)  {} bytes",
+            r.seeds, r.positions, r.bytes
+        );
+    } else {
+        let secs = r.millis as f64 / 1000.0;
+        let rate = if secs > 0.0 {
+            r.scanned as f64 / secs
+        } else {
+            0.0
+        };
+        println!(
+            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {:>11.0} pos/s  {} bytes",
+            r.seeds,
+            r.positions,
+            r.scanned,
+            r.edges,
+            r.sweeps,
+            secs,
+            r.scan_millis as f64 / 1000.0,
+            r.cpu_millis as f64 / 1000.0,
+            rate,
+            r.bytes
+        );
+    }
+}
+
+fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
+    if a.threads == Some(0) {
+        return Err(usage("--threads must be at least 1"));
+    }
+    let opts = GenOptions {
+        threads: a.threads,
+        memory_mb: a.memory,
+        mirror: !a.no_mirror,
+        progress: !a.quiet,
+    };
+    let t0 = Instant::now();
+    let reports = match a.game.as_str() {
+        "giuthi" => {
+            let v: Variant = a.variant.parse().map_err(usage)?;
+            let g = Giuthi::new(a.pits, v).map_err(usage)?;
+            generate_with(&g, &a.out, a.max_seeds, &opts, print_layer)?
+        }
+        "kalah" => {
+            if !a.variant.is_empty() {
+                return Err(usage("kalah has no variants"));
+            }
+            let k = Kalah::new(a.pits).map_err(usage)?;
+            generate_with(&k, &a.out, a.max_seeds, &opts, print_layer)?
+        }
+        other => return Err(usage(format!("unknown game {other:?}: giuthi or kalah"))),
+    };
+    let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
+    println!(
+        "total: {positions} positions, {bytes} bytes, {:.3} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
+    let any = read_position(&a.position)?;
+    with_position!(&any, p => probe_generic(&a, p))
+}
+
+fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
+    let t0 = Instant::now();
+    let set = TablebaseSet::open_all(&a.dir, pos.rules.clone())?;
+    let seeds = pos.rules.seeds_on_board(&pos.state);
+    let limit = if a.v3_moves { 0 } else { a.v4_limit };
+    let sol = solve_position(&set, pos, limit)
+        .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
+        .with_context(|| {
+            format!(
+                "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
+                a.dir.display(),
+                set.max_seeds()
+            )
+        })?;
+    let secs = t0.elapsed().as_secs_f64();
+    let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
+    if a.json {
+        let v = json!({
+            "position": pos.to_string(),
+            "lo": sol.bounds.lo_finite(),
+            "hi": sol.bounds.hi_finite(),
+            "margin": sol.margin,
+            "result": sol.result().as_str(),
+            "best_moves": best,
+            "pv": pv,
+            "nodes": sol.nodes,
+            "seconds": secs,
+        });
+        println!("{v}");
+    } else {
+        println!("position {pos}");
+        println!("value    {}", sol.bounds);
+        println!("margin   {:+} ({})", sol.margin, sol.result());
+        if a.v3_moves {
+            println!(
+                "best     {} (V3: root not counted as played)",
+                best.join(" ")
+            );
+        } else {
+            println!("best     {}", best.join(" "));
+        }
+        for (m, v) in &sol.moves {
+            if sol.upper_bounds.contains(m) {
+                println!("  move {m:<6} <= {v:+} (V4 local solve over --v4-limit)");
+            } else {
+                println!("  move {m:<6} {v:+}");
+            }
+        }
+        println!("pv       {}", pv.join(" "));
+        println!("nodes    {}  seconds {secs:.3}", sol.nodes);
+    }
+    Ok(0)
+}
+
+/// The rules of one group of files, and the generic work on it.
+fn for_group(
+    dir: &Path,
+    (game, variant, n): (u8, u8, u8),
+    f: &mut dyn FnMut(Group) -> anyhow::Result<bool>,
+) -> anyhow::Result<bool> {
+    if game == GameId::Giuthi.code() {
+        let g = Giuthi::from_header(variant, n)?;
+        let label = g.file_stem();
+        f(Group::Giuthi(TablebaseSet::open_all(dir, g), label))
+    } else {
+        let k = Kalah::from_header(variant, n)?;
+        let label = k.file_stem();
+        f(Group::Kalah(TablebaseSet::open_all(dir, k), label))
+    }
+}
+
+enum Group {
+    Giuthi(
+        Result<TablebaseSet<Giuthi>, giuthi::tablebase::TbError>,
+        String,
+    ),
+    Kalah(
+        Result<TablebaseSet<Kalah>, giuthi::tablebase::TbError>,
+        String,
+    ),
+}
+
+fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
+    let (groups, bad) = scan_dir(&a.dir)?;
+    let mut ok = bad.is_empty();
+    for e in &bad {
+        eprintln!("error: {e}");
+    }
+    let mut all = Vec::new();
+    for key in groups {
+        ok &= for_group(&a.dir, key, &mut |g| {
+            macro_rules! stats {
+                ($set:expr, $label:expr) => {{
+                    let set = match $set {
+                        Ok(s) => s,
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            return Ok(false);
+                        }
+                    };
+                    let rows: Vec<_> = set.layers().iter().map(layer_stats).collect();
+                    if !a.json {
+                        println!("{}:", $label);
+                        println!(
+                            "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>13} {:>10} {:>6}",
+                            "layer", "positions", "wins", "draws", "losses", "lo!=hi", "bytes", "seconds", "sweeps"
+                        );
+                        for r in &rows {
+                            println!(
+                                "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>13} {:>10.3} {:>6}",
+                                r.seeds, r.positions, r.wins, r.draws, r.losses, r.lo_ne_hi, r.bytes, r.seconds, r.sweeps
+                            );
+                        }
+                    }
+                    all.push(json!({ "tables": $label, "layers": rows }));
+                    Ok(true)
+                }};
+            }
+            match g {
+                Group::Giuthi(set, label) => stats!(set, label),
+                Group::Kalah(set, label) => stats!(set, label),
+            }
+        })?;
+    }
+    if a.json {
+        println!("{}", serde_json::Value::Array(all));
+    }
+    Ok(if ok { 0 } else { 1 })
+}
+
+fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
+    let (groups, bad) = scan_dir(&a.dir)?;
+    let mut ok = bad.is_empty();
+    for e in &bad {
+        println!("FAIL {e}");
+    }
+    if groups.is_empty() && bad.is_empty() {
+        return Err(usage(format!("{}: no tablebase files", a.dir.display())));
+    }
+    let samples = if a.all { None } else { Some(a.samples) };
+    for key in groups {
+        ok &= for_group(&a.dir, key, &mut |g| {
+            macro_rules! verify {
+                ($set:expr, $label:expr) => {{
+                    let set = match $set {
+                        Ok(s) => s,
+                        Err(e) => {
+                            println!("FAIL {}: {e}", $label);
+                            return Ok(false);
+                        }
+                    };
+                    let mut good = true;
+                    for s in 0..=set.max_seeds() {
+                        let r = verify_layer(&set, s, samples, a.seed);
+                        println!(
+                            "{} layer {:>3}: checksum ok, {} entries re-derived, {} mismatches",
+                            $label, s, r.checked, r.mismatches
+                        );
+                        for ex in &r.examples {
+                            println!("  {ex}");
+                        }
+                        good &= r.mismatches == 0;
+                    }
+                    Ok(good)
+                }};
+            }
+            match g {
+                Group::Giuthi(set, label) => verify!(set, label),
+                Group::Kalah(set, label) => verify!(set, label),
+            }
+        })?;
+    }
+    println!("{}", if ok { "verify: ok" } else { "verify: FAILED" });
+    Ok(if ok { 0 } else { 1 })
 }

@@ -1,0 +1,428 @@
+//! Endgame tablebases: exact `(lo, hi)` (RULES.md V2) of every position with up to `K`
+//! seeds on the board, generated layer by layer by retrograde fixpoint, stored one file
+//! per layer, probed through memory maps.
+//!
+//! - [`format`]: the file format (header, encoding, checksum, atomic writes, mmap).
+//! - [`index`]: the dense index (stars and bars, row swap, mirror).
+//! - [`generate`]: the layer generator.
+//! - [`probe`]: solving a concrete position from the tables (V3, V4).
+//! - [`inspect`]: statistics and verification.
+//! - [`TablebaseSet`]: the loaded layers of one game; it implements
+//!   [`crate::solve::EndgameOracle`].
+//!
+//! # Examples
+//!
+//! Generate Giuthi 2x3 up to 4 seeds in a temporary folder and probe a position:
+//!
+//! ```
+//! use giuthi::rules::giuthi::{Giuthi, Variant};
+//! use giuthi::tablebase::{generate::{generate, GenOptions}, TablebaseSet};
+//! use giuthi::solve::EndgameOracle;
+//! use giuthi::Position;
+//! let dir = std::env::temp_dir().join(format!("giuthi-doc-tb-{}", std::process::id()));
+//! let g = Giuthi::new(3, Variant::default())?;
+//! generate(&g, &dir, 4, &GenOptions::quiet())?;
+//! let set = TablebaseSet::open(&dir, g.clone(), 4)?;
+//! let pos: Position<Giuthi> = "giuthi 0,0,1/3,0,0 S 0,0".parse()?;
+//! let b = set.probe(&pos.state).expect("layer 4 is present");
+//! assert!(b.lo <= b.hi);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod format;
+pub mod generate;
+pub mod index;
+pub mod inspect;
+pub mod probe;
+
+use crate::index::Ranker;
+use crate::rules::giuthi::{Chain, End, Giuthi, Origin, Variant};
+use crate::rules::kalah::Kalah;
+use crate::rules::Rules;
+use crate::solve::EndgameOracle;
+use crate::types::Side;
+use crate::value::Bounds;
+use format::{GameId, LayerFile};
+use std::path::{Path, PathBuf};
+
+/// A tablebase error; every variant about a file names its path.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TbError {
+    /// An I/O error on a file or folder.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file does not start with the tablebase magic: not a tablebase file.
+    #[error("{}: not a giuthi tablebase file (bad magic)", path.display())]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version this build does not read.
+    #[error("{}: format version {version}, this build reads version {}", path.display(), format::VERSION)]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version found.
+        version: u16,
+    },
+    /// The header describes another game, variant, board or layer than expected.
+    #[error("{}: parameters do not match: {what}", path.display())]
+    ParamsMismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        what: String,
+    },
+    /// The file's size does not match its header.
+    #[error("{}: truncated or padded: {found} bytes, expected {expected}", path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Bytes expected from the header.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The entries do not match the header's checksum.
+    #[error("{}: checksum mismatch: the values are corrupt; delete the file and regenerate it", path.display())]
+    ChecksumMismatch {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A layer needed is not in the folder.
+    #[error("missing layer: no tablebase file for {seeds} seeds ({})", path.display())]
+    MissingLayer {
+        /// The layer.
+        seeds: u32,
+        /// The file name expected.
+        path: PathBuf,
+    },
+    /// The layer's values do not fit the entry encoding.
+    #[error(
+        "layer {seeds}: more than {} seeds cannot be encoded in 2 bytes per position",
+        format::MAX_ENCODABLE_SEEDS
+    )]
+    RangeTooLarge {
+        /// The layer.
+        seeds: u32,
+    },
+    /// The layer has too many positions for the index (2^31).
+    #[error("layer {seeds}: {positions} positions exceed the 2^31 the generator indexes")]
+    LayerTooLarge {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        positions: u64,
+    },
+    /// The memory budget is too small for a layer.
+    #[error("layer {seeds} needs up to {needed_mb} MB, more than the budget of {budget_mb} MB (raise --memory or lower --max-seeds)")]
+    MemoryBudget {
+        /// The layer.
+        seeds: u32,
+        /// Megabytes needed.
+        needed_mb: u64,
+        /// The budget.
+        budget_mb: u64,
+    },
+    /// A game or board the tablebases do not support.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// A game the tablebases can index: boards of `2n` pits (bytes) and a turn.
+///
+/// Implemented for [`Giuthi`] and [`Kalah`].
+pub trait TbGame: Rules {
+    /// The game id of the file header.
+    const GAME: GameId;
+    /// The variant byte of the file header.
+    fn variant_code(&self) -> u8;
+    /// The board: seeds of pits `0..2n`.
+    fn board<'a>(&self, s: &'a Self::State) -> &'a [u8];
+    /// The state with `board` (length `2n`) and `turn` to move.
+    fn make_state(&self, board: &[u8], turn: Side) -> Self::State;
+    /// Whether the left-right mirror (G11) is a symmetry of the game.
+    fn has_mirror(&self) -> bool;
+    /// The most moves a position can have.
+    fn max_moves(&self) -> usize;
+    /// Builds the rules from a header's game, variant and `n`.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::Unsupported`] for a code this game does not know.
+    fn from_header(variant: u8, n: u8) -> Result<Self, TbError>;
+    /// The name used in file names: game, variant, n (`giuthi-n5`, `giuthi-chain=one-n5`).
+    fn file_stem(&self) -> String;
+}
+
+impl TbGame for Giuthi {
+    const GAME: GameId = GameId::Giuthi;
+    fn variant_code(&self) -> u8 {
+        let v = self.variant();
+        let chain = match v.chain {
+            Chain::Run => 0,
+            Chain::One => 1,
+            Chain::None => 2,
+        };
+        let origin = match v.origin {
+            Origin::Sow => 0,
+            Origin::Skip => 1,
+        };
+        let end = match v.end {
+            End::Stuck => 0,
+            End::EmptyRow => 1,
+        };
+        chain + 4 * origin + 8 * end
+    }
+    #[inline]
+    fn board<'a>(&self, s: &'a Self::State) -> &'a [u8] {
+        &s.pits[..2 * self.pits_per_row()]
+    }
+    #[inline]
+    fn make_state(&self, board: &[u8], turn: Side) -> Self::State {
+        let mut st = crate::rules::giuthi::GiuthiState {
+            pits: [0; 32],
+            turn,
+        };
+        st.pits[..board.len()].copy_from_slice(board);
+        st
+    }
+    fn has_mirror(&self) -> bool {
+        true
+    }
+    fn max_moves(&self) -> usize {
+        2 * self.pits_per_row()
+    }
+    fn from_header(variant: u8, n: u8) -> Result<Self, TbError> {
+        let chain = match variant & 3 {
+            0 => Chain::Run,
+            1 => Chain::One,
+            2 => Chain::None,
+            _ => return Err(TbError::Unsupported(format!("variant code {variant}"))),
+        };
+        if variant >= 16 {
+            return Err(TbError::Unsupported(format!("variant code {variant}")));
+        }
+        let v = Variant {
+            chain,
+            origin: if variant & 4 != 0 {
+                Origin::Skip
+            } else {
+                Origin::Sow
+            },
+            end: if variant & 8 != 0 {
+                End::EmptyRow
+            } else {
+                End::Stuck
+            },
+        };
+        Giuthi::new(n as usize, v).map_err(|e| TbError::Unsupported(e.to_string()))
+    }
+    fn file_stem(&self) -> String {
+        let v = self.variant().to_string();
+        if v.is_empty() {
+            format!("giuthi-n{}", self.pits_per_row())
+        } else {
+            format!("giuthi-{v}-n{}", self.pits_per_row())
+        }
+    }
+}
+
+impl TbGame for Kalah {
+    const GAME: GameId = GameId::Kalah;
+    fn variant_code(&self) -> u8 {
+        0
+    }
+    #[inline]
+    fn board<'a>(&self, s: &'a Self::State) -> &'a [u8] {
+        &s.pits[..2 * self.pits_per_row()]
+    }
+    #[inline]
+    fn make_state(&self, board: &[u8], turn: Side) -> Self::State {
+        let mut st = crate::rules::giuthi::GiuthiState {
+            pits: [0; 32],
+            turn,
+        };
+        st.pits[..board.len()].copy_from_slice(board);
+        st
+    }
+    fn has_mirror(&self) -> bool {
+        false
+    }
+    fn max_moves(&self) -> usize {
+        self.pits_per_row()
+    }
+    fn from_header(variant: u8, n: u8) -> Result<Self, TbError> {
+        if variant != 0 {
+            return Err(TbError::Unsupported(format!(
+                "kalah has no variant code {variant}"
+            )));
+        }
+        Kalah::new(n as usize).map_err(|e| TbError::Unsupported(e.to_string()))
+    }
+    fn file_stem(&self) -> String {
+        format!("kalah-n{}", self.pits_per_row())
+    }
+}
+
+/// The file of layer `seeds` of `rules` in `dir`.
+pub fn layer_path<R: TbGame>(rules: &R, dir: &Path, seeds: u32) -> PathBuf {
+    dir.join(format!("{}-s{seeds:03}.tb", rules.file_stem()))
+}
+
+/// The loaded layers `0..=max_seeds` of one game in a folder; probes exact `(lo, hi)`.
+#[derive(Debug)]
+pub struct TablebaseSet<R: TbGame> {
+    rules: R,
+    ranker: Ranker,
+    layers: Vec<LayerFile>,
+}
+
+/// Checks that a header belongs to `rules` and layer `seeds`.
+pub(crate) fn check_params<R: TbGame>(
+    rules: &R,
+    lf: &LayerFile,
+    seeds: u32,
+    ranker: &Ranker,
+) -> Result<(), TbError> {
+    let h = &lf.header;
+    let n = rules.pits_per_row();
+    let mismatch = |what: String| TbError::ParamsMismatch {
+        path: lf.path.clone(),
+        what,
+    };
+    if h.game != R::GAME {
+        return Err(mismatch(format!(
+            "game {} where {} was expected",
+            h.game.name(),
+            R::GAME.name()
+        )));
+    }
+    if h.variant != rules.variant_code() {
+        return Err(mismatch(format!(
+            "variant code {} where {} was expected",
+            h.variant,
+            rules.variant_code()
+        )));
+    }
+    if h.n as usize != n {
+        return Err(mismatch(format!("n = {} where {n} was expected", h.n)));
+    }
+    if h.seeds as u32 != seeds {
+        return Err(mismatch(format!(
+            "layer {} where {seeds} was expected",
+            h.seeds
+        )));
+    }
+    let size = ranker.layer_size(seeds as usize);
+    if h.count != size {
+        return Err(mismatch(format!(
+            "{} entries where the layer has {size}",
+            h.count
+        )));
+    }
+    Ok(())
+}
+
+impl<R: TbGame> TablebaseSet<R> {
+    /// Opens layers `0..=max_seeds` of `rules` in `dir`, checking each header and checksum.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::MissingLayer`] for the first absent layer, and every file error of
+    /// [`LayerFile::open`] (bad magic, version, parameters, size, checksum).
+    pub fn open(dir: &Path, rules: R, max_seeds: u32) -> Result<TablebaseSet<R>, TbError> {
+        Self::open_with(dir, rules, max_seeds, true)
+    }
+
+    /// As [`TablebaseSet::open`], checksums checked only when `verify` is set.
+    ///
+    /// # Errors
+    ///
+    /// As [`TablebaseSet::open`].
+    pub fn open_with(
+        dir: &Path,
+        rules: R,
+        max_seeds: u32,
+        verify: bool,
+    ) -> Result<TablebaseSet<R>, TbError> {
+        let ranker = Ranker::new(2 * rules.pits_per_row(), max_seeds as usize + 1);
+        let mut layers = Vec::new();
+        for s in 0..=max_seeds {
+            let path = layer_path(&rules, dir, s);
+            if !path.exists() {
+                return Err(TbError::MissingLayer { seeds: s, path });
+            }
+            let lf = LayerFile::open(&path, verify)?;
+            check_params(&rules, &lf, s, &ranker)?;
+            layers.push(lf);
+        }
+        Ok(TablebaseSet {
+            rules,
+            ranker,
+            layers,
+        })
+    }
+
+    /// Opens every consecutive layer `0, 1, 2, ...` of `rules` present in `dir`.
+    ///
+    /// # Errors
+    ///
+    /// [`TbError::MissingLayer`] when not even layer 0 is there; file errors as
+    /// [`TablebaseSet::open`].
+    pub fn open_all(dir: &Path, rules: R) -> Result<TablebaseSet<R>, TbError> {
+        let mut top = None;
+        let mut s = 0u32;
+        while layer_path(&rules, dir, s).exists() {
+            top = Some(s);
+            s += 1;
+        }
+        match top {
+            Some(t) => Self::open(dir, rules, t),
+            None => Err(TbError::MissingLayer {
+                seeds: 0,
+                path: layer_path(&rules, dir, 0),
+            }),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The largest layer loaded.
+    pub fn max_seeds(&self) -> u32 {
+        self.layers.len() as u32 - 1
+    }
+
+    /// The loaded layer files, layer 0 first.
+    pub fn layers(&self) -> &[LayerFile] {
+        &self.layers
+    }
+
+    /// The stored entry of the South-to-move board `b` (length `2n`) with `seeds` seeds,
+    /// if that layer is loaded.
+    #[inline]
+    pub fn probe_board(&self, b: &[u8], seeds: u32) -> Option<Bounds> {
+        let layer = self.layers.get(seeds as usize)?;
+        Some(layer.get(self.ranker.rank(b)))
+    }
+}
+
+impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
+    /// `(lo, hi)` for the side to move (North to move included, through the row swap).
+    #[inline]
+    fn probe(&self, s: &R::State) -> Option<Bounds> {
+        let mut b = [0u8; 32];
+        let seeds = index::south_view(&self.rules, s, &mut b);
+        self.probe_board(&b[..2 * self.rules.pits_per_row()], seeds)
+    }
+}

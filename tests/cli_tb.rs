@@ -1,0 +1,221 @@
+//! The built binary: `giuthi tb gen|probe|stats|verify` on a small board.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn giuthi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn gen(dir: &Path, extra: &[&str]) -> Output {
+    let d = dir.to_str().unwrap();
+    let mut args = vec![
+        "tb",
+        "gen",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "6",
+        "--out",
+        d,
+        "--threads",
+        "2",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    giuthi(&args)
+}
+
+#[test]
+fn tb_gen_then_rerun_keeps_layers() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = gen(dir.path(), &[]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert_eq!(out.lines().filter(|l| l.starts_with("layer")).count(), 7);
+    assert!(out.contains("layer   6:         1716 positions"), "{out}");
+    let o = gen(dir.path(), &[]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).matches("kept (checksum ok)").count(), 7);
+}
+
+#[test]
+fn tb_probe_json_has_the_fields_of_solve_json() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let o = giuthi(&[
+        "tb",
+        "probe",
+        dir.path().to_str().unwrap(),
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "best_moves",
+            "hi",
+            "lo",
+            "margin",
+            "nodes",
+            "position",
+            "pv",
+            "result",
+            "seconds"
+        ]
+    );
+    assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
+    assert_eq!(v["lo"], 3);
+    assert!(v["hi"].is_null());
+    assert_eq!(v["margin"], 1);
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["best_moves"], serde_json::json!(["5cw"]));
+    assert_eq!(v["pv"][0], "5cw");
+}
+
+#[test]
+fn tb_probe_text_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&["tb", "probe", d, "giuthi 0,0,2,0/0,1,0,0 N 0,0"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(stdout(&o).contains("margin"));
+    // A layer beyond the tables: a failure, exit 1, naming the folder.
+    let o = giuthi(&["tb", "probe", d, "giuthi 4,0,0,0/0,0,0,4 S 0,0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0..=6"));
+    // Another board size: no tables at all.
+    let o = giuthi(&["tb", "probe", d, "giuthi 0,1,0/0,1,0 S 0,0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing layer"));
+    // A malformed position: usage error.
+    let o = giuthi(&["tb", "probe", d, "giuthi 1,2/3 S"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn tb_stats_counts_every_position() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let o = giuthi(&["tb", "stats", dir.path().to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let layers = v[0]["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 7);
+    for l in layers {
+        let n = l["positions"].as_u64().unwrap();
+        let sum = l["wins"].as_u64().unwrap()
+            + l["draws"].as_u64().unwrap()
+            + l["losses"].as_u64().unwrap();
+        assert_eq!(n, sum);
+        assert_eq!(l["bytes"].as_u64().unwrap(), 64 + 2 * n);
+    }
+    assert_eq!(layers[6]["positions"], 1716);
+    let o = giuthi(&["tb", "stats", dir.path().to_str().unwrap()]);
+    assert!(stdout(&o).contains("giuthi-n4:"));
+}
+
+#[test]
+fn tb_verify_passes_then_fails_on_a_corrupt_file() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&["tb", "verify", d, "--all"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(stdout(&o).contains("verify: ok"));
+    let path = dir.path().join("giuthi-n4-s005.tb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[100] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let o = giuthi(&["tb", "verify", d]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("checksum mismatch"), "{out}");
+    assert!(out.contains("giuthi-n4-s005.tb"), "{out}");
+}
+
+#[test]
+fn tb_gen_usage_errors_and_memory_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--game",
+        "chess",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "3",
+        "--out",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "3",
+        "--out",
+        d,
+        "--variant",
+        "chain=some",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "6",
+        "--max-seeds",
+        "30",
+        "--out",
+        d,
+        "--memory",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("needs up to") && err.contains("budget of 100 MB"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tb_kalah_gen_and_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--game",
+        "kalah",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "6",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let o = giuthi(&["tb", "probe", d, "kalah 1,1,1/1,1,1 S 0,0", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(v["margin"].is_i64());
+}
