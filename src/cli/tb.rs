@@ -10,7 +10,7 @@ use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
 use giuthi::tablebase::probe::solve_position;
 use giuthi::tablebase::{TablebaseSet, TbGame};
-use giuthi::{with_position, Position};
+use giuthi::{AnyPosition, Position};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -182,7 +182,13 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
 
 fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
     let any = read_position(&a.position)?;
-    with_position!(&any, p => probe_generic(&a, p))
+    match &any {
+        AnyPosition::Giuthi(p) => probe_generic(&a, p),
+        AnyPosition::Kalah(p) => probe_generic(&a, p),
+        AnyPosition::Kiothi(_) => Err(super::usage(
+            "tb probe: tablebases exist for Giuthi and Kalah only, not for Kiothi",
+        )),
+    }
 }
 
 fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
