@@ -668,3 +668,43 @@ fn k3_moves_on_an_opening_explains_instead_of_listing() {
     let after = ok(&["play", start, "r14,15:16=10"]);
     assert!(after.trim().ends_with("N 0,0 open2"), "{after}");
 }
+
+#[test]
+fn plot_writes_an_svg_of_solved_starts() {
+    let dir = std::env::temp_dir().join(format!("giuthi-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("starts.txt");
+    std::fs::write(
+        &input,
+        "# solved starts\n\
+         giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0 | lo=+20 hi=+inf margin=+20 result=win best=7cw,7ccw\n\
+         giuthi 1,1,1,1,1/1,1,1,1,1 S 0,0 | lo=+0 hi=+0 margin=+0 result=draw best=\n\
+         giuthi 1,0,0,0/1,3,0,0 S 0,2 | lo=+3 hi=+inf margin=+1 result=win best=5cw\n",
+    )
+    .expect("write");
+    let out = dir.join("m.svg");
+    ok(&[
+        "plot",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(&out).expect("svg written");
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("Giuthi 2x5"));
+    assert!(
+        !svg.contains("Giuthi 2x4"),
+        "a non-start position is not plotted"
+    );
+    assert!(svg.contains("+20"));
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "giuthi 2,2/2,2 S 0,0\n").expect("write");
+    assert!(usage_error(&[
+        "plot",
+        empty.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap()
+    ])
+    .contains("no solved start positions"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,7 @@ mod common;
 mod moves;
 mod perft;
 mod play;
+mod plot;
 mod show;
 mod solve;
 mod start;
@@ -52,6 +53,8 @@ enum Command {
     Bestmove(bestmove::Args),
     /// Solve a fixed suite single-threaded and print a deterministic node count and speed.
     Bench(bench::Args),
+    /// Plot the solved start positions of a positions file (margin by board and seeds).
+    Plot(plot::Args),
     /// Endgame tablebases: generate, probe, inspect, verify.
     #[command(subcommand)]
     Tb(tb::Command),
@@ -77,6 +80,7 @@ pub fn run() -> i32 {
         Command::Analyze(a) => analyze::run(a),
         Command::Bestmove(a) => bestmove::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Plot(a) => plot::run(a),
         Command::Tb(c) => tb::run(c),
     };
     match result {

@@ -1,0 +1,135 @@
+//! `giuthi plot`: draw the first-player margin of solved start positions as an SVG chart.
+
+use super::usage;
+use anyhow::Context;
+use giuthi::{AnyPosition, Rules};
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Arguments of `giuthi plot`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  giuthi plot positions/solved-starts.txt --out docs/margins.svg\n\n\
+    Reads every line of FILE that carries a recorded solution (docs/positions.md) and whose \
+    position is a start position (every pit holds the same number of seeds, nothing \
+    captured), and plots its margin for the first player (South) against the seeds per \
+    pit, one line per board size."
+)]
+pub struct Args {
+    /// A positions file with recorded solutions (format: docs/positions.md).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Where to write the SVG.
+    #[arg(long, value_name = "SVG", default_value = "docs/margins.svg")]
+    pub out: PathBuf,
+}
+
+/// One plotted point: board name, seeds per pit, margin.
+fn points(text: &str) -> anyhow::Result<BTreeMap<String, Vec<(i32, i32)>>> {
+    let mut series: BTreeMap<String, Vec<(i32, i32)>> = BTreeMap::new();
+    for (no, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((pos, record)) = line.split_once(" | ") else {
+            continue;
+        };
+        let any: AnyPosition = pos
+            .parse()
+            .map_err(|e| usage(format!("line {}: {e}", no + 1)))?;
+        let margin = record
+            .split(' ')
+            .find_map(|kv| kv.strip_prefix("margin="))
+            .ok_or_else(|| usage(format!("line {}: the record has no margin=", no + 1)))?;
+        let margin: i32 = margin
+            .trim_start_matches('+')
+            .parse()
+            .map_err(|_| usage(format!("line {}: margin={margin} is not a number", no + 1)))?;
+        let (name, seeds) = match &any {
+            AnyPosition::Giuthi(p) => {
+                let n = p.rules.pits_per_row();
+                let pits = &p.state.pits[..2 * n];
+                let uniform = pits.iter().all(|&x| x == pits[0]);
+                if !uniform || p.captured.south != 0 || p.captured.north != 0 {
+                    continue;
+                }
+                (format!("Giuthi 2x{n}"), pits[0] as i32)
+            }
+            AnyPosition::Kalah(p) => {
+                let m = p.rules.pits_per_row();
+                let pits = &p.state.pits[..2 * m];
+                if !pits.iter().all(|&x| x == pits[0]) {
+                    continue;
+                }
+                (format!("Kalah({m},s)"), pits[0] as i32)
+            }
+            AnyPosition::Kiothi(_) => continue,
+        };
+        series.entry(name).or_default().push((seeds, margin));
+    }
+    for v in series.values_mut() {
+        v.sort();
+    }
+    Ok(series)
+}
+
+/// Runs `giuthi plot`; returns the exit code.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let series = points(&text)?;
+    if series.is_empty() {
+        return Err(usage(format!(
+            "{}: no solved start positions to plot",
+            args.file.display()
+        )));
+    }
+    let all: Vec<(i32, i32)> = series.values().flatten().copied().collect();
+    let x_max = all.iter().map(|p| p.0).max().unwrap_or(1) + 1;
+    let y_abs = all.iter().map(|p| p.1.abs()).max().unwrap_or(1).max(2) + 2;
+    let tmp = args.out.with_extension("svg.tmp");
+    {
+        let root = SVGBackend::new(&tmp, (720, 440)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Giuthi from the opening: exact margin for South (first player)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0..x_max, -y_abs..y_abs)?;
+        chart
+            .configure_mesh()
+            .x_desc("seeds per pit at the start")
+            .y_desc("margin (seeds), perfect play")
+            .x_labels(x_max as usize + 1)
+            .draw()?;
+        chart.draw_series(LineSeries::new([(0, 0), (x_max, 0)], BLACK.mix(0.4)))?;
+        for (i, (name, pts)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+            chart.draw_series(pts.iter().map(|&(x, y)| {
+                Text::new(format!("{y:+}"), (x, y), ("sans-serif", 12).into_font())
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()?;
+        root.present()?;
+    }
+    std::fs::rename(&tmp, &args.out)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), args.out.display()))?;
+    println!("wrote {} ({} series)", args.out.display(), series.len());
+    Ok(0)
+}
