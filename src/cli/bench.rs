@@ -1,10 +1,57 @@
-//! `giuthi bench` (not implemented yet).
+//! `giuthi bench`: solves a fixed suite single-threaded and prints a deterministic node
+//! count and the speed.
+
+use giuthi::rules::Rules;
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
+use giuthi::{with_position, AnyPosition, Position};
+use std::time::Instant;
+
+/// The fixed suite: Giuthi compositions from positions/ and small Kalah games.
+pub const SUITE: &[&str] = &[
+    "kalah 3,3,3,3/3,3,3,3 S 0,0",
+    "kalah 3,3,3,3,3,3/3,3,3,3,3,3 S 0,0",
+    "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0",
+];
 
 /// Arguments of `giuthi bench`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize) -> (u64, i32) {
+    let solver = Solver::new(
+        pos.rules.clone(),
+        SolverOptions {
+            threads: 1,
+            hash_mb,
+            ..SolverOptions::default()
+        },
+    );
+    let s = solver.solve(pos).expect("not interrupted");
+    (s.nodes, s.margin)
+}
 
 /// Runs `giuthi bench`; returns the exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi bench is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let t = Instant::now();
+    let mut total = 0;
+    for text in SUITE {
+        let any: AnyPosition = text.parse()?;
+        let t1 = Instant::now();
+        let (nodes, margin) = with_position!(&any, p => bench_one(p, args.hash.max(1)));
+        println!(
+            "{text}  margin {margin:+}  nodes {nodes}  {:.3} s",
+            t1.elapsed().as_secs_f64()
+        );
+        total += nodes;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "total nodes {total}  time {secs:.3} s  {:.0} nodes/s",
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(0)
 }

@@ -155,6 +155,12 @@ impl<R: Rules> Solver<R> {
         self
     }
 
+    /// Shares `stop` as the flag that stops the search (set it from a Ctrl-C handler).
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Solver<R> {
+        self.stop = stop;
+        self
+    }
+
     /// The flag that stops the search (set it from a Ctrl-C handler).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
@@ -639,7 +645,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 .store(key, mover_bad, x, POS_INF, Some(i as u8));
             return yes;
         }
-        order.sort_by(|a, b| b.0.cmp(&a.0));
+        order.sort_by_key(|e| std::cmp::Reverse(e.0));
         self.path.truncate(ply);
         self.path.push((key, seeds32, *s));
         let mut rep = NO_REP;
