@@ -9,8 +9,11 @@ use std::time::Instant;
 /// The fixed suite: Giuthi compositions from positions/ and small Kalah games.
 pub const SUITE: &[&str] = &[
     "kalah 3,3,3,3/3,3,3,3 S 0,0",
-    "kalah 3,3,3,3,3,3/3,3,3,3,3,3 S 0,0",
-    "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0",
+    "kalah 2,2,2,2,2/2,2,2,2,2 S 0,0",
+    "kalah 2,2,2,2,2,2/2,2,2,2,2,2 S 0,0",
+    "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6",
+    "giuthi 0,0,0,1,0,1,0,1/0,0,1,2,0,1,0,0 S 10,6",
+    "giuthi 2,2,2,0/0,2,2,2 S 0,0",
 ];
 
 /// Arguments of `giuthi bench`.

@@ -468,6 +468,8 @@ struct Worker<'a, R: Rules> {
     unflushed: u64,
     /// Use a positional bound only where it also bounds the value with this history.
     strict: bool,
+    /// Seeds on the board in the last history state (the fewest of the history).
+    history_seeds: u32,
     done: &'a AtomicBool,
 }
 
@@ -490,6 +492,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             nodes: 0,
             unflushed: 0,
             strict: !history.is_empty(),
+            history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             done,
         }
     }
@@ -571,24 +574,27 @@ impl<'a, R: Rules> Worker<'a, R> {
                 });
             }
         }
+        // Seeds never increase: a history state with more seeds than this node cannot come
+        // back, so positional bounds are exact here for this history.
+        let strict = self.strict && seeds32 >= self.history_seeds;
         if let Some(o) = &self.solver.oracle {
             if let Some(b) = o.probe(s) {
                 let v = if mover_bad { b.lo } else { b.hi };
                 // Strict mode: a positional value bounds the history game one way only.
-                if v >= x && (!self.strict || !mover_bad) {
+                if v >= x && (!strict || !mover_bad) {
                     return yes;
                 }
-                if v < x && (!self.strict || mover_bad) {
+                if v < x && (!strict || mover_bad) {
                     return no;
                 }
             }
         }
         let mut tt_move = None;
         if let Some(e) = self.solver.tt.probe(key, mover_bad) {
-            if e.lower >= x && (!self.strict || !mover_bad) {
+            if e.lower >= x && (!strict || !mover_bad) {
                 return yes;
             }
-            if e.upper < x && (!self.strict || mover_bad) {
+            if e.upper < x && (!strict || mover_bad) {
                 return no;
             }
             tt_move = e.best;
@@ -619,8 +625,8 @@ impl<'a, R: Rules> Worker<'a, R> {
                 let (xc, invert) = child_threshold(x, c);
                 let cbad = rules.turn(&c.state) == bad;
                 if let Some(e) = self.solver.tt.probe(rules.key(&c.state), cbad) {
-                    let lower_ok = !self.strict || !cbad;
-                    let upper_ok = !self.strict || cbad;
+                    let lower_ok = !strict || !cbad;
+                    let upper_ok = !strict || cbad;
                     if (!invert && e.lower >= xc && lower_ok)
                         || (invert && e.upper < xc && upper_ok)
                     {
