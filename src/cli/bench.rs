@@ -19,8 +19,9 @@ pub const SUITE: &[&str] = &[
 /// Arguments of `giuthi bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in megabytes (small: the suite is small, and clearing a
+    /// big table would dominate the time).
+    #[arg(long, default_value_t = 4)]
     pub hash: usize,
 }
 
