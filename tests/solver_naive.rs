@@ -100,6 +100,8 @@ fn v3_alphabeta_equals_naive_on_random_positions() {
                 rules,
                 SolverOptions {
                     hash_mb: 1,
+                    // Half of the solvers use the enhanced transposition cutoff.
+                    etc: vi % 2 == 0,
                     ..SolverOptions::default()
                 },
             )
@@ -149,6 +151,7 @@ fn v3_two_threads_equal_one_thread() {
             rules.clone(),
             SolverOptions {
                 threads: 2,
+                etc: true,
                 ..SolverOptions::default()
             },
         );

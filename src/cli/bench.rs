@@ -23,15 +23,22 @@ pub struct Args {
     /// big table would dominate the time).
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
+    /// Switch on the enhanced transposition cutoff (off by default: it saves nodes but
+    /// costs more time than it saves, see docs/solver.md).
+    #[arg(long)]
+    pub etc: bool,
+    /// Also solve Kalah(5,4) (about ten seconds).
+    #[arg(long)]
+    pub long: bool,
 }
 
-fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize) -> (u64, i32) {
+fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize, etc: bool) -> (u64, i32) {
     let solver = Solver::new(
         pos.rules.clone(),
         SolverOptions {
             threads: 1,
             hash_mb,
-            ..SolverOptions::default()
+            etc,
         },
     );
     let s = solver.solve(pos).expect("not interrupted");
@@ -42,10 +49,12 @@ fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize) -> (u64, i32) {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let t = Instant::now();
     let mut total = 0;
-    for text in SUITE {
+    let long = ["kalah 4,4,4,4,4/4,4,4,4,4 S 0,0"];
+    let extra: &[&str] = if args.long { &long } else { &[] };
+    for text in SUITE.iter().chain(extra) {
         let any: AnyPosition = text.parse()?;
         let t1 = Instant::now();
-        let (nodes, margin) = with_position!(&any, p => bench_one(p, args.hash.max(1)));
+        let (nodes, margin) = with_position!(&any, p => bench_one(p, args.hash.max(1), args.etc));
         println!(
             "{text}  margin {margin:+}  nodes {nodes}  {:.3} s",
             t1.elapsed().as_secs_f64()

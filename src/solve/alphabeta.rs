@@ -64,7 +64,8 @@ pub struct SolverOptions {
     pub threads: usize,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
-    /// Enhanced transposition cutoff: probe every child before searching any.
+    /// Enhanced transposition cutoff: probe every child before searching any (off by
+    /// default: fewer nodes, more time; measured in docs/solver.md).
     pub etc: bool,
 }
 
@@ -73,7 +74,7 @@ impl Default for SolverOptions {
         SolverOptions {
             threads: 1,
             hash_mb: 64,
-            etc: true,
+            etc: false,
         }
     }
 }
