@@ -172,3 +172,47 @@ fn v3_two_threads_equal_one_thread() {
         }
     }
 }
+
+/// A fake endgame oracle: the naive solver's bounds of every state with few seeds.
+struct NaiveOracle {
+    rules: Giuthi,
+    max_seeds: u32,
+}
+
+impl giuthi::solve::EndgameOracle<Giuthi> for NaiveOracle {
+    fn probe(&self, s: &GiuthiState) -> Option<giuthi::Bounds> {
+        if self.rules.seeds_on_board(s) > self.max_seeds {
+            return None;
+        }
+        giuthi::solve::naive::naive_bounds(&self.rules, s, 100_000).ok()
+    }
+}
+
+#[test]
+fn v3_search_with_an_oracle_equals_naive() {
+    let mut rng = Rng(4242);
+    let rules = Giuthi::new(4, Variant::default()).expect("board");
+    let oracle = std::sync::Arc::new(NaiveOracle {
+        rules: rules.clone(),
+        max_seeds: 5,
+    });
+    let solver = Solver::new(rules.clone(), SolverOptions::default()).with_oracle(oracle);
+    let mut done = 0;
+    while done < 100 {
+        let pos = random_position(&mut rng, &rules);
+        if check(&solver, &pos).is_some() {
+            done += 1;
+        }
+    }
+}
+
+#[test]
+fn stop_flag_interrupts_the_search() {
+    let rules = giuthi::rules::kalah::Kalah::new(4).expect("board");
+    let pos = Position::new(rules.clone(), rules.start(3), BySide::default());
+    let solver = Solver::new(rules, SolverOptions::default());
+    solver
+        .stop_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(solver.solve(&pos).is_err());
+}
