@@ -41,7 +41,6 @@ use crate::types::Side;
 use crate::value::{is_infinite, Bounds, GameResult, Score, NEG_INF, POS_INF};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 /// Stack of a search thread.
 const STACK_BYTES: usize = 1 << 30;
@@ -712,9 +711,4 @@ fn child_threshold<R: Rules>(x: Score, c: &Child<R>) -> (Score, bool) {
 /// Formats moves as a space-free list for printing.
 pub fn moves_to_strings<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
-}
-
-/// Seconds elapsed since `t`.
-pub fn seconds_since(t: Instant) -> f64 {
-    t.elapsed().as_secs_f64()
 }

@@ -19,7 +19,7 @@
 //! (so an all-zero slot is empty).
 
 use crate::index::mix64;
-use crate::value::{Score, NEG_INF, POS_INF};
+use crate::value::Score;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One probe result: proven bounds on the positional value and a move hint.
@@ -145,6 +145,3 @@ impl Table {
         s[1].store(data, Ordering::Relaxed);
     }
 }
-
-/// The widest possible bounds (nothing known).
-pub const UNKNOWN: (Score, Score) = (NEG_INF, POS_INF);
