@@ -1,10 +1,67 @@
-//! `giuthi analyze` (not implemented yet).
+//! `giuthi analyze`: the exact margin of every legal move (V4, the root counted as played).
+
+use super::common::read_position;
+use super::solve::{default_threads, make_solver, with_progress, Common};
+use giuthi::rules::Rules;
+use giuthi::{with_position, Position};
+use std::io::IsTerminal;
 
 /// Arguments of `giuthi analyze`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A position (or a file whose first position line is used).
+    pub position: String,
+    /// Print JSON: `{"position": ..., "moves": [{"move": "7ccw", "margin": 2}, ...]}`.
+    #[arg(long)]
+    pub json: bool,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn analyze<R: Rules>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
+    let solver = make_solver(&pos.rules, c);
+    let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("{pos}: {e}");
+            return 130;
+        }
+    };
+    if json {
+        let moves: Vec<_> = values
+            .iter()
+            .map(|(m, v)| serde_json::json!({"move": m.to_string(), "margin": v}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"position": pos.to_string(), "moves": moves})
+        );
+    } else {
+        println!("position {pos}");
+        for (m, v) in &values {
+            println!(
+                "{m:>6} {v:+} {}",
+                giuthi::GameResult::from_margin(*v).as_str()
+            );
+        }
+    }
+    0
+}
 
 /// Runs `giuthi analyze`; returns the exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi analyze is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let c = Common {
+        threads: args.threads.unwrap_or_else(default_threads).max(1),
+        hash_mb: args.hash.max(1),
+        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+    };
+    let any = read_position(&args.position)?;
+    Ok(with_position!(&any, p => analyze(p, &c, args.json)))
 }

@@ -1,10 +1,324 @@
-//! `giuthi solve` (not implemented yet).
+//! `giuthi solve`: exact value, result, best moves and principal variation (V1-V4).
+
+use super::common::{read_position, usage};
+use anyhow::Context;
+use giuthi::rules::Rules;
+use giuthi::solve::alphabeta::{moves_to_strings, Interrupted, Solution, Solver, SolverOptions};
+use giuthi::value::fmt_score;
+use giuthi::{with_position, AnyPosition, Position};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Arguments of `giuthi solve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
+    pub input: String,
+    /// Print one JSON object per position.
+    #[arg(long)]
+    pub json: bool,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Options shared by solve, analyze and bestmove.
+pub(super) struct Common {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub progress: bool,
+}
+
+/// The process-wide stop flag, raised by Ctrl-C.
+pub(super) fn stop_flag() -> Arc<AtomicBool> {
+    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    STOP.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // If a handler cannot be installed, Ctrl-C simply kills the process.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+pub(super) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A solver for `rules` with the shared stop flag.
+pub(super) fn make_solver<R: Rules>(rules: &R, c: &Common) -> Solver<R> {
+    Solver::new(
+        rules.clone(),
+        SolverOptions {
+            threads: c.threads,
+            hash_mb: c.hash_mb,
+            ..SolverOptions::default()
+        },
+    )
+    .with_stop(stop_flag())
+}
+
+/// Runs `f` with a progress spinner on stderr (after one second) when `show` is set.
+pub(super) fn with_progress<R: Rules, T>(
+    solver: &Solver<R>,
+    show: bool,
+    f: impl FnOnce() -> T,
+) -> T {
+    if !show {
+        return f();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let t = start.elapsed().as_secs_f64();
+                if t < 1.0 {
+                    continue;
+                }
+                let b = bar.get_or_insert_with(indicatif::ProgressBar::new_spinner);
+                let nodes = solver.nodes();
+                b.set_message(format!(
+                    "{nodes} nodes, {:.0} nodes/s, {}",
+                    nodes as f64 / t,
+                    solver.status()
+                ));
+                b.tick();
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The recorded or computed solution of one position, as written in positions/ files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Record {
+    pub lo: String,
+    pub hi: String,
+    pub margin: i32,
+    pub result: String,
+    pub best: Vec<String>,
+}
+
+impl Record {
+    fn of<R: Rules>(s: &Solution<R>) -> Record {
+        Record {
+            lo: fmt_score(s.bounds.lo),
+            hi: fmt_score(s.bounds.hi),
+            margin: s.margin,
+            result: s.result.to_string(),
+            best: moves_to_strings(&s.best_moves),
+        }
+    }
+
+    /// `lo=<lo> hi=<hi> margin=<m> result=<r> best=<m1>,<m2>` (docs/positions.md).
+    pub fn to_line(&self) -> String {
+        format!(
+            "lo={} hi={} margin={:+} result={} best={}",
+            self.lo,
+            self.hi,
+            self.margin,
+            self.result,
+            self.best.join(",")
+        )
+    }
+
+    /// Parses the text after ` | `.
+    pub fn parse(text: &str) -> Result<Record, String> {
+        let mut r = Record {
+            lo: String::new(),
+            hi: String::new(),
+            margin: 0,
+            result: String::new(),
+            best: Vec::new(),
+        };
+        let mut seen = 0;
+        for tok in text.split_whitespace() {
+            let (k, v) = tok
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, found {tok:?}"))?;
+            match k {
+                "lo" => r.lo = v.to_string(),
+                "hi" => r.hi = v.to_string(),
+                "margin" => {
+                    r.margin = v
+                        .parse()
+                        .map_err(|_| format!("margin: not a number: {v:?}"))?
+                }
+                "result" => r.result = v.to_string(),
+                "best" => r.best = v.split(',').map(str::to_string).collect(),
+                _ => return Err(format!("unknown key {k:?}")),
+            }
+            seen += 1;
+        }
+        if seen != 5 {
+            return Err("expected lo, hi, margin, result and best".to_string());
+        }
+        Ok(r)
+    }
+}
+
+fn solve_generic<R: Rules>(
+    pos: &Position<R>,
+    c: &Common,
+) -> Result<(Solution<R>, f64), Interrupted> {
+    let solver = make_solver(&pos.rules, c);
+    let t = Instant::now();
+    let sol = with_progress(&solver, c.progress, || solver.solve(pos))?;
+    Ok((sol, t.elapsed().as_secs_f64()))
+}
+
+fn print_solution<R: Rules>(pos: &Position<R>, s: &Solution<R>, secs: f64, json: bool) {
+    if json {
+        let v = serde_json::json!({
+            "position": pos.to_string(),
+            "lo": s.bounds.lo_finite(),
+            "hi": s.bounds.hi_finite(),
+            "margin": s.margin,
+            "result": s.result.as_str(),
+            "best_moves": moves_to_strings(&s.best_moves),
+            "pv": moves_to_strings(&s.pv),
+            "nodes": s.nodes,
+            "seconds": secs,
+        });
+        println!("{v}");
+    } else {
+        println!("position {pos}");
+        println!(
+            "lo {} hi {}  margin {:+}  {}",
+            fmt_score(s.bounds.lo),
+            fmt_score(s.bounds.hi),
+            s.margin,
+            s.result
+        );
+        println!("best {}", moves_to_strings(&s.best_moves).join(" "));
+        println!("pv {}", moves_to_strings(&s.pv).join(" "));
+        println!(
+            "nodes {} in {:.3} s ({:.0} nodes/s)",
+            s.nodes,
+            secs,
+            s.nodes as f64 / secs.max(1e-9)
+        );
+    }
+}
+
+/// Solves one position and prints it; returns its record, or the exit code when stopped.
+fn solve_any(
+    any: &AnyPosition,
+    c: &Common,
+    json: bool,
+    print: bool,
+) -> anyhow::Result<Result<Record, i32>> {
+    with_position!(any, p => {
+        match solve_generic(p, c) {
+            Ok((s, secs)) => {
+                if print {
+                    print_solution(p, &s, secs, json);
+                }
+                Ok(Ok(Record::of(&s)))
+            }
+            Err(e) => {
+                eprintln!("{p}: {e}");
+                Ok(Err(130))
+            }
+        }
+    })
+}
 
 /// Runs `giuthi solve`; returns the exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    Err(super::usage("giuthi solve is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let c = Common {
+        threads: args.threads.unwrap_or_else(default_threads).max(1),
+        hash_mb: args.hash.max(1),
+        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+    };
+    let path = std::path::Path::new(&args.input);
+    let is_file = args.input.split(' ').count() < 3 && path.is_file();
+    if !is_file {
+        if args.check {
+            return Err(usage(
+                "--check needs a FILE of positions with recorded solutions",
+            ));
+        }
+        let any = read_position(&args.input)?;
+        return Ok(match solve_any(&any, &c, args.json, true)? {
+            Ok(_) => 0,
+            Err(code) => code,
+        });
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
+    let t = Instant::now();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (pos_text, recorded) = match line.split_once(" | ") {
+            Some((p, r)) => (p.trim(), Some(r.trim())),
+            None => (line, None),
+        };
+        let any: AnyPosition = pos_text
+            .parse()
+            .map_err(|e| usage(format!("{}:{}: {e}", path.display(), i + 1)))?;
+        let recorded = match recorded {
+            Some(r) => Some(
+                Record::parse(r)
+                    .map_err(|e| usage(format!("{}:{}: {e}", path.display(), i + 1)))?,
+            ),
+            None => None,
+        };
+        if args.check && recorded.is_none() {
+            skipped += 1;
+            continue;
+        }
+        let rec = match solve_any(&any, &c, args.json, !args.check)? {
+            Ok(r) => r,
+            Err(code) => return Ok(code),
+        };
+        solved += 1;
+        if let Some(want) = recorded {
+            checked += 1;
+            if want != rec {
+                mismatches += 1;
+                eprintln!(
+                    "{}:{}: MISMATCH {any}\n  recorded {}\n  solved   {}",
+                    path.display(),
+                    i + 1,
+                    want.to_line(),
+                    rec.to_line()
+                );
+            } else if args.check && !args.json {
+                println!("ok {any} | {}", rec.to_line());
+            }
+        }
+    }
+    if !args.json {
+        println!(
+            "{solved} solved, {checked} checked against the file, {mismatches} mismatches, \
+             {skipped} without a recorded solution skipped, {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if mismatches > 0 { 1 } else { 0 })
 }

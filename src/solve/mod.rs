@@ -1,8 +1,11 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
-//! [`naive`] is the reference method used by the tests.
+//! [`alphabeta`] is the solver; [`naive`] is the reference method used by the tests;
+//! [`tt`] is the transposition table.
 
+pub mod alphabeta;
 pub mod naive;
+pub mod tt;
 
 use crate::rules::Rules;
 use crate::value::Bounds;

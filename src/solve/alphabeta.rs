@@ -1,0 +1,714 @@
+//! The exact solver: null-window alpha-beta (negamax) with a lock-free transposition table,
+//! exact repetition handling (RULES.md G10, V2-V4) and Lazy SMP threads.
+//!
+//! # Method
+//!
+//! `(lo, hi)` of V2 are the values of two games played on the tree where the first
+//! repetition ends the game: in game "L" a repetition scores minus infinity for the root
+//! mover (the game's *bad side*) and plus infinity for the other side; game "H" exchanges
+//! the sides. At a node whose mover is the bad side the value lies in
+//! `{-inf} ∪ [-S, S]`, otherwise in `[-S, S] ∪ {+inf}`, where `S` is the number of seeds on
+//! the board (exact futility bounds: the mover can neither win nor lose more than `S`).
+//!
+//! The search answers one question at a time: "is the value of this node `>= x`?" (a
+//! null-window test). Negamax negates only when the turn passes; captures are added on
+//! the way up (values are store-independent, V2). The driver finds `lo` by bisection over
+//! the possible scores, then `hi >= lo` (often one test proves `hi == lo`), and the exact
+//! margin is `D + clamp(-D, lo, hi)` (V3).
+//!
+//! # Repetition and the transposition table
+//!
+//! A cycle stays inside one seed layer (captures lower the seeds for good), so the path is
+//! scanned back only while the seed count is unchanged. Each test returns the shallowest
+//! ply of the path that a repetition in its proof hit. A result is stored as a bound on the
+//! positional value only when no repetition hit a strict ancestor (graph-history
+//! interaction); otherwise only the one-sided bound that extra repetitions cannot have
+//! helped is stored (a success of the bad side, a failure of the other side: extra
+//! repetition terminals only ever hurt the bad side).
+//!
+//! A search with a history (the tests of a root move, V4, and the principal variation:
+//! the played positions count as repetitions) runs in *strict* mode: a positional bound
+//! from the table or the oracle is used only in the direction where it also bounds the
+//! value with that history (a lower bound where the mover is not the bad side, an upper
+//! bound where it is). Without this, a move that can only reach the value through the root
+//! again would be reported best (the cross-check against the naive solver found one).
+
+use super::tt::Table;
+use super::EndgameOracle;
+use crate::position::Position;
+use crate::rules::{Child, Rules};
+use crate::types::Side;
+use crate::value::{is_infinite, Bounds, GameResult, Score, NEG_INF, POS_INF};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Stack of a search thread.
+const STACK_BYTES: usize = 1 << 30;
+
+/// No repetition in the proof.
+const NO_REP: u32 = u32::MAX;
+
+/// The result of one null-window test.
+#[derive(Debug, Clone, Copy)]
+struct Res {
+    ok: bool,
+    /// Shallowest ply of the path hit by a repetition in the proof (`NO_REP`: none).
+    rep: u32,
+}
+
+/// Search options.
+#[derive(Debug, Clone)]
+pub struct SolverOptions {
+    /// Threads (Lazy SMP over the shared table); 1 is deterministic.
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Enhanced transposition cutoff: probe every child before searching any (off by
+    /// default: fewer nodes, more time; measured in docs/solver.md).
+    pub etc: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            threads: 1,
+            hash_mb: 64,
+            etc: false,
+        }
+    }
+}
+
+/// The search was stopped (Ctrl-C) before it finished; the bounds proven so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted: lo in [{}, {}], hi in [{}, {}]", crate::value::fmt_score(lo.0), crate::value::fmt_score(lo.1), crate::value::fmt_score(hi.0), crate::value::fmt_score(hi.1))]
+pub struct Interrupted {
+    /// `lo` is proven to lie in this closed range.
+    pub lo: (Score, Score),
+    /// `hi` is proven to lie in this closed range.
+    pub hi: (Score, Score),
+}
+
+/// The exact solution of a position (RULES.md V1-V4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution<R: Rules> {
+    /// `(lo, hi)` for the side to move (V2).
+    pub bounds: Bounds,
+    /// Exact final margin for the side to move, captured seeds included (V3).
+    pub margin: i32,
+    /// Win, draw or loss for the side to move.
+    pub result: GameResult,
+    /// Every move reaching the margin with the root counted as played (V4), in move order.
+    pub best_moves: Vec<R::Move>,
+    /// A principal variation: best moves until the game ends or repeats.
+    pub pv: Vec<R::Move>,
+    /// Nodes searched for this solution.
+    pub nodes: u64,
+}
+
+/// The exact solver for one game, generic over the rules.
+///
+/// # Examples
+///
+/// The example of RULES.md V4:
+///
+/// ```
+/// use giuthi::Position;
+/// use giuthi::rules::giuthi::Giuthi;
+/// use giuthi::solve::alphabeta::{Solver, SolverOptions};
+/// use giuthi::value::POS_INF;
+/// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
+/// let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
+/// let sol = solver.solve(&pos)?;
+/// assert_eq!((sol.bounds.lo, sol.bounds.hi), (3, POS_INF));
+/// assert_eq!(sol.margin, 1);
+/// let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(best, ["5cw"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Solver<R: Rules> {
+    rules: R,
+    tt: Table,
+    oracle: Option<Arc<dyn EndgameOracle<R>>>,
+    opts: SolverOptions,
+    stop: Arc<AtomicBool>,
+    nodes: AtomicU64,
+    status: Mutex<String>,
+}
+
+impl<R: Rules> Solver<R> {
+    /// A solver with an empty table.
+    pub fn new(rules: R, opts: SolverOptions) -> Solver<R> {
+        Solver {
+            rules,
+            tt: Table::new(opts.hash_mb),
+            oracle: None,
+            opts,
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: AtomicU64::new(0),
+            status: Mutex::new(String::new()),
+        }
+    }
+
+    /// Consults `oracle` (exact `(lo, hi)` of the states it covers) during the search.
+    pub fn with_oracle(mut self, oracle: Arc<dyn EndgameOracle<R>>) -> Solver<R> {
+        self.oracle = Some(oracle);
+        self
+    }
+
+    /// Shares `stop` as the flag that stops the search (set it from a Ctrl-C handler).
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Solver<R> {
+        self.stop = stop;
+        self
+    }
+
+    /// The flag that stops the search (set it from a Ctrl-C handler).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Nodes searched so far (all threads, all solves of this solver).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// A one-line description of the bound being tested (for a progress display).
+    pub fn status(&self) -> String {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Empties the transposition table.
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    fn set_status(&self, s: String) {
+        if let Ok(mut g) = self.status.lock() {
+            *g = s;
+        }
+    }
+
+    /// Runs one null-window test on every thread; the first to finish answers.
+    ///
+    /// `history` are the states already played before `s` (their repetition ends the game);
+    /// `target` is either the node `s` itself with threshold `x`, or (`via`) a child of the
+    /// last history state reached by a move capturing `k`, tested in the parent's frame.
+    fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<bool> {
+        let threads = self.opts.threads.max(1);
+        let done = AtomicBool::new(false);
+        let answer: Mutex<Option<bool>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for id in 0..threads {
+                let (done, answer, job) = (&done, &answer, &job);
+                // A path can be as long as a seed layer has states: a deep stack (only the
+                // pages touched are committed).
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(self, id, history, done);
+                        let r = w.job(job, bad);
+                        w.flush();
+                        if let Some(r) = r {
+                            if let Ok(mut a) = answer.lock() {
+                                if a.is_none() {
+                                    *a = Some(r);
+                                }
+                            }
+                            done.store(true, Ordering::Relaxed);
+                        }
+                    })
+                    .expect("spawn a search thread");
+            }
+        });
+        answer.into_inner().ok().flatten()
+    }
+
+    /// Whether the positional value of `s` for its mover is `>= x` in the game whose bad
+    /// side is `bad`; `None` when stopped.
+    fn test_node(&self, history: &[R::State], s: &R::State, x: Score, bad: Side) -> Option<bool> {
+        self.run(history, Job::Node(*s, x), bad)
+    }
+
+    /// `(lo, hi)` of a state for the side to move (V2).
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised, with the bounds proven so far.
+    pub fn bounds(&self, s: &R::State) -> Result<Bounds, Interrupted> {
+        let mover = self.rules.turn(s);
+        let seeds = self.rules.seeds_on_board(s) as Score;
+        // Game L: candidates NEG_INF, -S..=S; the answer is the largest x with a success.
+        let cand_l = |i: i32| -> Score {
+            if i == 0 {
+                NEG_INF
+            } else {
+                (-seeds as i32 + i - 1) as Score
+            }
+        };
+        let (mut a, mut b) = (0i32, 2 * seeds as i32 + 2); // test(a) true, test(b) false
+        while b - a > 1 {
+            self.set_status(format!(
+                "lo in [{}, {}]",
+                crate::value::fmt_score(cand_l(a)),
+                crate::value::fmt_score(cand_l(b - 1))
+            ));
+            let mid = a + (b - a) / 2;
+            match self.test_node(&[], s, cand_l(mid), mover) {
+                Some(true) => a = mid,
+                Some(false) => b = mid,
+                None => {
+                    return Err(Interrupted {
+                        lo: (cand_l(a), cand_l(b - 1)),
+                        hi: (cand_l(a), POS_INF),
+                    })
+                }
+            }
+        }
+        let lo = cand_l(a);
+        // Game H: candidates -S..=S, POS_INF; hi >= lo, so the search starts there.
+        let cand_h = |i: i32| -> Score {
+            if i == 2 * seeds as i32 + 1 {
+                POS_INF
+            } else {
+                (-seeds as i32 + i) as Score
+            }
+        };
+        let mut a = if lo == NEG_INF {
+            0
+        } else {
+            lo as i32 + seeds as i32
+        };
+        let mut b = 2 * seeds as i32 + 2;
+        let other = mover.opponent();
+        let mut first = true;
+        while b - a > 1 {
+            self.set_status(format!(
+                "lo {} hi in [{}, {}]",
+                crate::value::fmt_score(lo),
+                crate::value::fmt_score(cand_h(a)),
+                crate::value::fmt_score(cand_h(b - 1))
+            ));
+            // First try to prove hi == lo with one test.
+            let mid = if first { a + 1 } else { a + (b - a) / 2 };
+            first = false;
+            match self.test_node(&[], s, cand_h(mid), other) {
+                Some(true) => a = mid,
+                Some(false) => b = mid,
+                None => {
+                    return Err(Interrupted {
+                        lo: (lo, lo),
+                        hi: (cand_h(a), cand_h(b - 1)),
+                    })
+                }
+            }
+        }
+        Ok(Bounds { lo, hi: cand_h(a) })
+    }
+
+    /// Whether a move reaches a final margin `>= target` for the mover of the last state
+    /// of `history` (whose captured difference is `d`), every state of `history` counted
+    /// as already played (V4).
+    fn move_reaches(
+        &self,
+        history: &[R::State],
+        child: &Child<R>,
+        d: i32,
+        target: i32,
+    ) -> Option<bool> {
+        let root = history.last().expect("a root");
+        let mover = self.rules.turn(root);
+        let k = child.captured as i32;
+        // Future gain y needed after the move; a repetition pays c = -d - k (margin 0).
+        let y = target - d - k;
+        let c = -d - k;
+        // clamp(c, lo, hi) >= y  iff  hi >= y and (c >= y or lo >= y).
+        let bad = if c >= y { mover.opponent() } else { mover };
+        // The move's test counts the capture `k` itself. Futility keeps |x| far below the
+        // infinities; the clamp only guards the cast.
+        let x = (target - d).clamp(-4096, 4096) as Score;
+        self.run(history, Job::Move(*child, x), bad)
+    }
+
+    /// The exact final margin a move reaches for the mover (V4: `history`, the root last,
+    /// counted as played).
+    fn move_value(&self, history: &[R::State], child: &Child<R>, d: i32) -> Option<i32> {
+        let seeds = self.rules.seeds_on_board(&child.state) as i32;
+        let k = child.captured as i32;
+        let c = -d - k;
+        // The future gain after the move lies in [-seeds, seeds] or is c.
+        let (mut a, mut b) = (c.min(-seeds), c.max(seeds) + 1); // reaches a, not b
+        while b - a > 1 {
+            let mid = a + (b - a) / 2;
+            if self.move_reaches(history, child, d, d + k + mid)? {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+        Some(d + k + a)
+    }
+
+    /// Solves a position: bounds, margin, result, best moves (V4) and a principal variation.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised.
+    pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
+        let start_nodes = self.nodes();
+        let bounds = self.bounds(&pos.state)?;
+        let d = pos.captured_difference();
+        let margin = bounds.exact_margin(d);
+        let interrupted = Interrupted {
+            lo: (bounds.lo, bounds.lo),
+            hi: (bounds.hi, bounds.hi),
+        };
+        self.set_status(format!("{bounds}, margin {margin:+}: best moves"));
+        let mut children = Vec::new();
+        self.rules.children(&pos.state, &mut children);
+        let mut best_moves = Vec::new();
+        for c in &children {
+            if self
+                .move_reaches(&[pos.state], c, d, margin)
+                .ok_or(interrupted)?
+            {
+                best_moves.push(c.mv);
+            }
+        }
+        self.set_status(format!("{bounds}, margin {margin:+}: principal variation"));
+        let pv = self.pv(pos, margin).ok_or(interrupted)?;
+        Ok(Solution {
+            bounds,
+            margin,
+            result: GameResult::from_margin(margin),
+            best_moves,
+            pv,
+            nodes: self.nodes() - start_nodes,
+        })
+    }
+
+    /// The exact margin of every legal move (V4, the root counted as played), in move order.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised.
+    pub fn analyze(&self, pos: &Position<R>) -> Result<Vec<(R::Move, i32)>, Interrupted> {
+        let d = pos.captured_difference();
+        let mut children = Vec::new();
+        self.rules.children(&pos.state, &mut children);
+        let mut out = Vec::new();
+        for c in &children {
+            self.set_status(format!("move {}", c.mv));
+            let v = self.move_value(&[pos.state], c, d).ok_or(Interrupted {
+                lo: (NEG_INF, POS_INF),
+                hi: (NEG_INF, POS_INF),
+            })?;
+            out.push((c.mv, v));
+        }
+        Ok(out)
+    }
+
+    /// Follows best moves from `pos` (whose exact margin is `margin`), with the path
+    /// played so far as history, until the game ends or a position repeats.
+    fn pv(&self, pos: &Position<R>, margin: i32) -> Option<Vec<R::Move>> {
+        let root_mover = pos.turn();
+        let mut history = vec![pos.state];
+        let mut p = pos.clone();
+        let mut line = Vec::new();
+        let mut children = Vec::new();
+        while line.len() < 1000 {
+            self.rules.children(&p.state, &mut children);
+            if children.is_empty() {
+                break;
+            }
+            let target = if p.turn() == root_mover {
+                margin
+            } else {
+                -margin
+            };
+            let d = p.captured_difference();
+            let mut chosen = None;
+            for c in &children {
+                if self.move_reaches(&history, c, d, target)? {
+                    chosen = Some(*c);
+                    break;
+                }
+            }
+            // A best move always exists; fall back to the first move if not (never seen).
+            let c = chosen.unwrap_or(children[0]);
+            line.push(c.mv);
+            p = p.after(&c);
+            if history.contains(&p.state) {
+                break;
+            }
+            history.push(p.state);
+        }
+        Some(line)
+    }
+}
+
+/// What one worker searches.
+#[derive(Clone, Copy)]
+enum Job<R: Rules> {
+    /// Is the node's value `>= x`?
+    Node(R::State, Score),
+    /// Does the move (a child of the last history state) score `>= x` for its mover
+    /// (future gain, its own capture included; repetition scored by the game)?
+    Move(Child<R>, Score),
+}
+
+/// One thread's search state.
+struct Worker<'a, R: Rules> {
+    solver: &'a Solver<R>,
+    rules: &'a R,
+    id: usize,
+    path: Vec<(u64, u32, R::State)>,
+    base: usize,
+    kids: Vec<Vec<Child<R>>>,
+    order: Vec<Vec<(i32, u8)>>,
+    nodes: u64,
+    unflushed: u64,
+    /// Use a positional bound only where it also bounds the value with this history.
+    strict: bool,
+    /// Seeds on the board in the last history state (the fewest of the history).
+    history_seeds: u32,
+    done: &'a AtomicBool,
+}
+
+impl<'a, R: Rules> Worker<'a, R> {
+    fn new(solver: &'a Solver<R>, id: usize, history: &[R::State], done: &'a AtomicBool) -> Self {
+        let rules = &solver.rules;
+        let path: Vec<_> = history
+            .iter()
+            .map(|s| (rules.key(s), rules.seeds_on_board(s), *s))
+            .collect();
+        let base = path.len();
+        Worker {
+            solver,
+            rules,
+            id,
+            path,
+            base,
+            kids: Vec::new(),
+            order: Vec::new(),
+            nodes: 0,
+            unflushed: 0,
+            strict: !history.is_empty(),
+            history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
+            done,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.solver
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn job(&mut self, job: &Job<R>, bad: Side) -> Option<bool> {
+        match *job {
+            Job::Node(s, x) => self.test(&s, x, self.base, bad).map(|r| r.ok),
+            Job::Move(c, y) => {
+                let (xc, invert) = child_threshold(y, &c);
+                self.test(&c.state, xc, self.base, bad)
+                    .map(|r| r.ok != invert)
+            }
+        }
+    }
+
+    /// Null-window test: is the value of `s` for its mover `>= x`, with `path[..ply]` as
+    /// history, in the game whose bad side is `bad`? Returns `None` when stopped.
+    ///
+    /// Contract: `ok` is exact for the game with this history; it is also exact for the
+    /// positional value when `rep >= ply`.
+    fn test(&mut self, s: &R::State, x: Score, ply: usize, bad: Side) -> Option<Res> {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 4096 {
+            self.flush();
+            if self.solver.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed) {
+                return None;
+            }
+        }
+        let yes = Some(Res {
+            ok: true,
+            rep: NO_REP,
+        });
+        let no = Some(Res {
+            ok: false,
+            rep: NO_REP,
+        });
+        let rules = self.rules;
+        let mover = rules.turn(s);
+        let mover_bad = mover == bad;
+        let seeds32 = rules.seeds_on_board(s);
+        let seeds = seeds32 as Score;
+        let mut x = x;
+        if x == NEG_INF {
+            return yes;
+        }
+        if mover_bad {
+            if x > seeds {
+                return no;
+            }
+            x = x.max(-seeds);
+        } else {
+            if x <= -seeds {
+                return yes;
+            }
+            if x > seeds {
+                x = POS_INF;
+            }
+        }
+        let key = rules.key(s);
+        // G10: a repetition of a state on the path ends the game.
+        for p in (0..ply).rev() {
+            let (k2, s2, st2) = &self.path[p];
+            if *s2 != seeds32 {
+                break;
+            }
+            if *k2 == key && st2 == s {
+                let v = if mover_bad { NEG_INF } else { POS_INF };
+                return Some(Res {
+                    ok: v >= x,
+                    rep: p as u32,
+                });
+            }
+        }
+        // Seeds never increase: a history state with more seeds than this node cannot come
+        // back, so positional bounds are exact here for this history.
+        let strict = self.strict && seeds32 >= self.history_seeds;
+        if let Some(o) = &self.solver.oracle {
+            if let Some(b) = o.probe(s) {
+                let v = if mover_bad { b.lo } else { b.hi };
+                // Strict mode: a positional value bounds the history game one way only.
+                if v >= x && (!strict || !mover_bad) {
+                    return yes;
+                }
+                if v < x && (!strict || mover_bad) {
+                    return no;
+                }
+            }
+        }
+        let mut tt_move = None;
+        if let Some(e) = self.solver.tt.probe(key, mover_bad) {
+            if e.lower >= x && (!strict || !mover_bad) {
+                return yes;
+            }
+            if e.upper < x && (!strict || mover_bad) {
+                return no;
+            }
+            tt_move = e.best;
+        }
+        let depth = ply - self.base;
+        if self.kids.len() <= depth {
+            self.kids.push(Vec::new());
+            self.order.push(Vec::new());
+        }
+        let mut kids = std::mem::take(&mut self.kids[depth]);
+        let mut order = std::mem::take(&mut self.order[depth]);
+        rules.children(s, &mut kids);
+        if kids.is_empty() {
+            self.kids[depth] = kids;
+            self.order[depth] = order;
+            let v = rules.final_value(s);
+            return if v >= x { yes } else { no };
+        }
+        // Move ordering: the table's move, then captures (larger first), then extra moves.
+        order.clear();
+        let mut etc_hit = None;
+        for (i, c) in kids.iter().enumerate() {
+            let mut score = 4 * c.captured as i32 + if c.turn_passes { 0 } else { 2 };
+            if Some(i as u8) == tt_move {
+                score += 1 << 20;
+            }
+            if self.solver.opts.etc && etc_hit.is_none() {
+                let (xc, invert) = child_threshold(x, c);
+                let cbad = rules.turn(&c.state) == bad;
+                if let Some(e) = self.solver.tt.probe(rules.key(&c.state), cbad) {
+                    let lower_ok = !strict || !cbad;
+                    let upper_ok = !strict || cbad;
+                    if (!invert && e.lower >= xc && lower_ok)
+                        || (invert && e.upper < xc && upper_ok)
+                    {
+                        etc_hit = Some(i);
+                    } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
+                        score -= 1 << 19; // proven not to succeed: last
+                    }
+                }
+            }
+            if self.id > 0 {
+                // Lazy SMP: helpers perturb the order of the ordinary moves.
+                let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);
+                score += (h & 3) as i32;
+            }
+            order.push((score, i as u8));
+        }
+        if let Some(i) = etc_hit {
+            self.kids[depth] = kids;
+            self.order[depth] = order;
+            self.solver
+                .tt
+                .store(key, mover_bad, x, POS_INF, Some(i as u8));
+            return yes;
+        }
+        order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        self.path.truncate(ply);
+        self.path.push((key, seeds32, *s));
+        let mut rep = NO_REP;
+        let mut ok = false;
+        let mut best = None;
+        let mut aborted = false;
+        for &(_, i) in order.iter() {
+            let c = kids[i as usize];
+            let (xc, invert) = child_threshold(x, &c);
+            let Some(r) = self.test(&c.state, xc, ply + 1, bad) else {
+                aborted = true;
+                break;
+            };
+            if r.ok != invert {
+                ok = true;
+                rep = r.rep;
+                best = Some(i);
+                break;
+            }
+            rep = rep.min(r.rep);
+        }
+        self.kids[depth] = kids;
+        self.order[depth] = order;
+        if aborted {
+            return None;
+        }
+        let positional = rep >= ply as u32;
+        if positional || (ok && mover_bad) || (!ok && !mover_bad) {
+            if ok {
+                self.solver.tt.store(key, mover_bad, x, POS_INF, best);
+            } else {
+                self.solver.tt.store(key, mover_bad, NEG_INF, x - 1, None);
+            }
+        }
+        Some(Res { ok, rep })
+    }
+}
+
+/// The threshold of a child's test for "the move scores `>= x` for the parent's mover",
+/// and whether the child's answer must be inverted (the turn passes).
+///
+/// A move capturing `k` scores `k - c` when the turn passes (`c` the child's value) and
+/// `k + c` otherwise; infinities stay infinite (negated when the turn passes).
+#[inline]
+fn child_threshold<R: Rules>(x: Score, c: &Child<R>) -> (Score, bool) {
+    let k = c.captured as Score;
+    if c.turn_passes {
+        // k - c >= x  iff  not (c >= k - x + 1); +inf needs c == -inf: not (c > -inf).
+        let xc = if x == POS_INF { NEG_INF + 1 } else { k - x + 1 };
+        (xc, true)
+    } else {
+        let xc = if is_infinite(x) { x } else { x - k };
+        (xc, false)
+    }
+}
+
+/// Formats moves as a space-free list for printing.
+pub fn moves_to_strings<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
+}

@@ -1,0 +1,135 @@
+//! The recorded positions (positions/, docs/positions.md): `giuthi solve --check` passes
+//! on them, a wrong record fails it, and the small ones agree with the naive solver.
+
+use giuthi::rules::giuthi::Giuthi;
+use giuthi::solve::naive::naive_solve;
+use giuthi::value::fmt_score;
+use giuthi::Position;
+use std::process::Command;
+
+const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/compositions.txt");
+
+fn giuthi(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .output()
+        .expect("run giuthi")
+}
+
+#[test]
+fn v4_solve_check_passes_on_compositions() {
+    let out = giuthi(&["solve", "--check", FILE, "--threads", "1", "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(" 0 mismatches"), "{stdout}");
+    let lines = std::fs::read_to_string(FILE).expect("file");
+    let recorded = lines.lines().filter(|l| l.contains(" | ")).count();
+    assert!(recorded >= 30, "only {recorded} compositions");
+    assert!(
+        stdout.contains(&format!("{recorded} checked against the file")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn v4_solve_check_fails_on_a_wrong_record() {
+    let text = std::fs::read_to_string(FILE).expect("file");
+    let line = text.lines().find(|l| l.contains(" | ")).expect("a record");
+    let wrong: Vec<String> = line
+        .split(' ')
+        .map(|t| {
+            if t.starts_with("margin=") {
+                "margin=+99".to_string()
+            } else {
+                t.to_string()
+            }
+        })
+        .collect();
+    let wrong = wrong.join(" ");
+    let dir = std::env::temp_dir().join(format!("giuthi-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("wrong.txt");
+    std::fs::write(&path, format!("# one wrong record\n{wrong}\n")).expect("write");
+    let out = giuthi(&[
+        "solve",
+        "--check",
+        path.to_str().expect("utf-8"),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("MISMATCH"));
+}
+
+#[test]
+fn v4_compositions_confirmed_by_naive_where_small() {
+    let text = std::fs::read_to_string(FILE).expect("file");
+    let mut confirmed = 0;
+    for line in text.lines().filter(|l| l.contains(" | ")) {
+        let (pos, rec) = line.split_once(" | ").expect("record");
+        let pos: Position<Giuthi> = pos.parse().expect("position");
+        let Ok(sol) = naive_solve(&pos, 30_000) else {
+            continue;
+        };
+        let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
+        let want = format!(
+            "lo={} hi={} margin={:+} result={} best={}",
+            fmt_score(sol.bounds.lo),
+            fmt_score(sol.bounds.hi),
+            sol.margin,
+            giuthi::GameResult::from_margin(sol.margin),
+            best.join(",")
+        );
+        assert_eq!(rec.trim(), want, "{pos}");
+        confirmed += 1;
+    }
+    assert!(
+        confirmed >= 10,
+        "only {confirmed} confirmed by the naive solver"
+    );
+}
+
+#[test]
+fn cli_solve_json_contract() {
+    let out = giuthi(&[
+        "solve",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
+    assert_eq!(v["lo"], 3);
+    assert!(v["hi"].is_null());
+    assert_eq!(v["margin"], 1);
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["best_moves"], serde_json::json!(["5cw"]));
+    assert_eq!(v["pv"][0], "5cw");
+    assert!(v["nodes"].as_u64().is_some() && v["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn cli_analyze_and_bestmove() {
+    let out = giuthi(&[
+        "analyze",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["moves"][0]["move"], "5cw");
+    assert_eq!(v["moves"][0]["margin"], 1);
+    let out = giuthi(&["bestmove", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--threads", "1"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5cw");
+    let out = giuthi(&["solve", "giuthi nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+}

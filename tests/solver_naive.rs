@@ -1,0 +1,218 @@
+//! Cross-check: alpha-beta == naive (RULES.md V2-V4) on random small Giuthi positions of
+//! every variant, both turns and captured counts that change the result; the principal
+//! variation replays to the claimed margin; 1 thread == 2 threads.
+
+use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
+use giuthi::rules::Rules;
+use giuthi::solve::alphabeta::{Solution, Solver, SolverOptions};
+use giuthi::solve::naive::naive_solve;
+use giuthi::{BySide, Position, Side};
+use std::collections::HashMap;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51afd7ed558ccd);
+        x ^ (x >> 29)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn variants() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for chain in [Chain::Run, Chain::One, Chain::None] {
+        for origin in [Origin::Sow, Origin::Skip] {
+            for end in [End::Stuck, End::EmptyRow] {
+                v.push(Variant { chain, origin, end });
+            }
+        }
+    }
+    v
+}
+
+fn random_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> {
+    let n = rules.pits_per_row();
+    let seeds = 2 + rng.below(11) as usize; // 2..=12
+    let mut pits = [0u8; 32];
+    for _ in 0..seeds {
+        pits[rng.below(2 * n as u64) as usize] += 1;
+    }
+    let turn = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
+    Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
+}
+
+/// Replays the principal variation and returns the final margin for the root mover
+/// (0 when it ends in a repetition, G10).
+fn replay_pv(pos: &Position<Giuthi>, sol: &Solution<Giuthi>) -> i32 {
+    let mover = pos.turn();
+    let mut p = pos.clone();
+    let mut seen = vec![p.state];
+    for (i, mv) in sol.pv.iter().enumerate() {
+        p = p
+            .play(*mv)
+            .unwrap_or_else(|e| panic!("{pos}: pv move {i} {mv}: {e}"));
+        if seen.contains(&p.state) {
+            assert_eq!(i + 1, sol.pv.len(), "{pos}: pv goes on after a repetition");
+            return 0;
+        }
+        seen.push(p.state);
+    }
+    assert!(p.is_over(), "{pos}: pv stops before the end: {}", p);
+    let s = p.final_scores();
+    s[mover] - s[mover.opponent()]
+}
+
+fn check(solver: &Solver<Giuthi>, pos: &Position<Giuthi>) -> Option<bool> {
+    let naive = naive_solve(pos, 5_000).ok()?;
+    let sol = solver.solve(pos).expect("not interrupted");
+    assert_eq!(sol.bounds, naive.bounds, "{pos}: bounds");
+    assert_eq!(sol.margin, naive.margin, "{pos}: margin");
+    assert_eq!(sol.best_moves, naive.best_moves(), "{pos}: best moves");
+    assert_eq!(replay_pv(pos, &sol), sol.margin, "{pos}: pv {:?}", sol.pv);
+    Some(naive.bounds.lo != naive.bounds.hi)
+}
+
+#[test]
+fn v3_alphabeta_equals_naive_on_random_positions() {
+    let mut rng = Rng(0x5eed_1234);
+    let mut solvers: HashMap<(usize, usize), Solver<Giuthi>> = HashMap::new();
+    let vars = variants();
+    let (mut checked, mut split, mut decided_by_captures) = (0, 0, 0);
+    while checked < 1000 {
+        let n = 3 + rng.below(3) as usize;
+        let vi = rng.below(vars.len() as u64) as usize;
+        let solver = solvers.entry((n, vi)).or_insert_with(|| {
+            let rules = Giuthi::new(n, vars[vi]).expect("board");
+            Solver::new(
+                rules,
+                SolverOptions {
+                    hash_mb: 1,
+                    // Half of the solvers use the enhanced transposition cutoff.
+                    etc: vi % 2 == 0,
+                    ..SolverOptions::default()
+                },
+            )
+        });
+        let rules = Giuthi::new(n, vars[vi]).expect("board");
+        let pos = random_position(&mut rng, &rules);
+        if let Some(is_split) = check(solver, &pos) {
+            checked += 1;
+            split += is_split as usize;
+            // The captured seeds change the result when it differs from the one at 0,0.
+            let mut zero = pos.clone();
+            zero.captured = BySide::new(0, 0);
+            let b = naive_solve(&zero, 5_000).expect("same graph").bounds;
+            if b.result(0) != b.result(pos.captured_difference()) {
+                decided_by_captures += 1;
+            }
+        }
+    }
+    assert!(split >= 20, "only {split} positions with lo != hi");
+    assert!(decided_by_captures >= 100, "only {decided_by_captures}");
+}
+
+#[test]
+fn v3_analyze_equals_naive_move_values() {
+    let mut rng = Rng(77);
+    let rules = Giuthi::new(4, Variant::default()).expect("board");
+    let solver = Solver::new(rules.clone(), SolverOptions::default());
+    let mut done = 0;
+    while done < 150 {
+        let pos = random_position(&mut rng, &rules);
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let values = solver.analyze(&pos).expect("not interrupted");
+        assert_eq!(values, naive.moves, "{pos}");
+        done += 1;
+    }
+}
+
+#[test]
+fn v3_two_threads_equal_one_thread() {
+    let mut rng = Rng(99);
+    for n in [4usize, 5] {
+        let rules = Giuthi::new(n, Variant::default()).expect("board");
+        let one = Solver::new(rules.clone(), SolverOptions::default());
+        let two = Solver::new(
+            rules.clone(),
+            SolverOptions {
+                threads: 2,
+                etc: true,
+                ..SolverOptions::default()
+            },
+        );
+        for _ in 0..40 {
+            let mut pos = random_position(&mut rng, &rules);
+            // Bigger positions than the naive check: up to 20 seeds.
+            for _ in 0..rng.below(3) {
+                pos.state.pits[rng.below(2 * n as u64) as usize] += 1;
+            }
+            let a = one.solve(&pos).expect("not interrupted");
+            let b = two.solve(&pos).expect("not interrupted");
+            assert_eq!(
+                (a.bounds, a.margin, &a.best_moves),
+                (b.bounds, b.margin, &b.best_moves),
+                "{pos}"
+            );
+            assert_eq!(replay_pv(&pos, &b), b.margin, "{pos}");
+        }
+    }
+}
+
+/// A fake endgame oracle: the naive solver's bounds of every state with few seeds.
+struct NaiveOracle {
+    rules: Giuthi,
+    max_seeds: u32,
+}
+
+impl giuthi::solve::EndgameOracle<Giuthi> for NaiveOracle {
+    fn probe(&self, s: &GiuthiState) -> Option<giuthi::Bounds> {
+        if self.rules.seeds_on_board(s) > self.max_seeds {
+            return None;
+        }
+        giuthi::solve::naive::naive_bounds(&self.rules, s, 100_000).ok()
+    }
+}
+
+#[test]
+fn v3_search_with_an_oracle_equals_naive() {
+    let mut rng = Rng(4242);
+    let rules = Giuthi::new(4, Variant::default()).expect("board");
+    let oracle = std::sync::Arc::new(NaiveOracle {
+        rules: rules.clone(),
+        max_seeds: 5,
+    });
+    let solver = Solver::new(rules.clone(), SolverOptions::default()).with_oracle(oracle);
+    let mut done = 0;
+    while done < 100 {
+        let pos = random_position(&mut rng, &rules);
+        if check(&solver, &pos).is_some() {
+            done += 1;
+        }
+    }
+}
+
+#[test]
+fn stop_flag_interrupts_the_search() {
+    let rules = giuthi::rules::kalah::Kalah::new(4).expect("board");
+    let pos = Position::new(rules.clone(), rules.start(3), BySide::default());
+    let solver = Solver::new(rules, SolverOptions::default());
+    solver
+        .stop_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(solver.solve(&pos).is_err());
+}
