@@ -1,8 +1,7 @@
 //! `giuthi analyze`: the exact margin of every legal move (V4, the root counted as played).
 
 use super::common::read_position;
-use super::solve::{default_threads, make_solver, with_progress, Common};
-use giuthi::rules::Rules;
+use super::solve::{default_threads, make_solver, with_progress, Common, OracleFor};
 use giuthi::{with_position, Position};
 use std::io::IsTerminal;
 
@@ -23,10 +22,23 @@ pub struct Args {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
+    /// Probe the endgame tablebases in DIR inside the search (see `giuthi solve --tb`).
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<std::path::PathBuf>,
 }
 
-fn analyze<R: Rules>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
-    let solver = make_solver(&pos.rules, c);
+fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
+    let solver = match make_solver(pos, c) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return if e.chain().any(|c| c.is::<super::Usage>()) {
+                2
+            } else {
+                1
+            };
+        }
+    };
     let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
         Ok(v) => v,
         Err(e) => {
@@ -61,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         threads: args.threads.unwrap_or_else(default_threads).max(1),
         hash_mb: args.hash.max(1),
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+        tb: args.tb.clone(),
     };
     let any = read_position(&args.position)?;
     Ok(with_position!(&any, p => analyze(p, &c, args.json)))

@@ -2,11 +2,17 @@
 
 use super::common::{read_position, usage};
 use anyhow::Context;
+use giuthi::rules::giuthi::Giuthi;
+use giuthi::rules::kalah::Kalah;
+use giuthi::rules::kiothi::Kiothi;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{moves_to_strings, Interrupted, Solution, Solver, SolverOptions};
+use giuthi::solve::EndgameOracle;
+use giuthi::tablebase::TablebaseSet;
 use giuthi::value::fmt_score;
 use giuthi::{with_position, AnyPosition, Position};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -31,6 +37,10 @@ pub struct Args {
     /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
     #[arg(long)]
     pub check: bool,
+    /// Probe the endgame tablebases in DIR inside the search (made by `giuthi tb gen` for
+    /// the same game, variant and board; every layer present is used).
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
 }
 
 /// Options shared by solve, analyze and bestmove.
@@ -38,6 +48,47 @@ pub(super) struct Common {
     pub threads: usize,
     pub hash_mb: usize,
     pub progress: bool,
+    /// Tablebase folder to probe (`--tb`).
+    pub tb: Option<PathBuf>,
+}
+
+/// Games whose solver can take an endgame oracle from a tablebase folder.
+pub(super) trait OracleFor: Rules {
+    /// Opens the tablebases of `dir` for these rules.
+    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
+}
+
+/// `--tb DIR` must name a folder: a usage error otherwise.
+fn tb_dir(dir: &Path) -> anyhow::Result<&Path> {
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(usage(format!("--tb {}: no such folder", dir.display())))
+    }
+}
+
+impl OracleFor for Giuthi {
+    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Giuthi>>> {
+        let set = TablebaseSet::open_all(tb_dir(dir)?, self.clone())
+            .with_context(|| format!("--tb {}", dir.display()))?;
+        Ok(Arc::new(set))
+    }
+}
+
+impl OracleFor for Kalah {
+    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kalah>>> {
+        let set = TablebaseSet::open_all(tb_dir(dir)?, self.clone())
+            .with_context(|| format!("--tb {}", dir.display()))?;
+        Ok(Arc::new(set))
+    }
+}
+
+impl OracleFor for Kiothi {
+    fn open_oracle(&self, _dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kiothi>>> {
+        Err(usage(
+            "--tb: tablebases exist for Giuthi and Kalah only, not for Kiothi",
+        ))
+    }
 }
 
 /// The process-wide stop flag, raised by Ctrl-C.
@@ -57,17 +108,35 @@ pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A solver for `rules` with the shared stop flag.
-pub(super) fn make_solver<R: Rules>(rules: &R, c: &Common) -> Solver<R> {
-    Solver::new(
-        rules.clone(),
+/// A solver for the rules of `pos` with the shared stop flag and the `--tb` oracle.
+///
+/// # Errors
+///
+/// A usage error for a position whose moves are not enumerated (a Kiothi opening, K3),
+/// or a tablebase folder that cannot be used.
+pub(super) fn make_solver<R: OracleFor>(
+    pos: &Position<R>,
+    c: &Common,
+) -> anyhow::Result<Solver<R>> {
+    if !pos.rules.can_enumerate(&pos.state) {
+        return Err(usage(format!(
+            "{pos}: an opening redistribution is due (K3); exact analysis starts in the play \
+             phase (`giuthi bestmove` gives a heuristic opening choice)"
+        )));
+    }
+    let mut solver = Solver::new(
+        pos.rules.clone(),
         SolverOptions {
             threads: c.threads,
             hash_mb: c.hash_mb,
             ..SolverOptions::default()
         },
     )
-    .with_stop(stop_flag())
+    .with_stop(stop_flag());
+    if let Some(dir) = &c.tb {
+        solver = solver.with_oracle(pos.rules.open_oracle(dir)?);
+    }
+    Ok(solver)
 }
 
 /// Runs `f` with a progress spinner on stderr (after one second) when `show` is set.
@@ -177,14 +246,14 @@ impl Record {
     }
 }
 
-fn solve_generic<R: Rules>(
+fn solve_generic<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
-) -> Result<(Solution<R>, f64), Interrupted> {
-    let solver = make_solver(&pos.rules, c);
+) -> anyhow::Result<Result<(Solution<R>, f64), Interrupted>> {
+    let solver = make_solver(pos, c)?;
     let t = Instant::now();
-    let sol = with_progress(&solver, c.progress, || solver.solve(pos))?;
-    Ok((sol, t.elapsed().as_secs_f64()))
+    Ok(with_progress(&solver, c.progress, || solver.solve(pos))
+        .map(|sol| (sol, t.elapsed().as_secs_f64())))
 }
 
 fn print_solution<R: Rules>(pos: &Position<R>, s: &Solution<R>, secs: f64, json: bool) {
@@ -229,7 +298,7 @@ fn solve_any(
     print: bool,
 ) -> anyhow::Result<Result<Record, i32>> {
     with_position!(any, p => {
-        match solve_generic(p, c) {
+        match solve_generic(p, c)? {
             Ok((s, secs)) => {
                 if print {
                     print_solution(p, &s, secs, json);
@@ -250,6 +319,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         threads: args.threads.unwrap_or_else(default_threads).max(1),
         hash_mb: args.hash.max(1),
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+        tb: args.tb.clone(),
     };
     let path = std::path::Path::new(&args.input);
     let is_file = args.input.split(' ').count() < 3 && path.is_file();
