@@ -1,11 +1,11 @@
 //! Kiothi exact values cross-checked (STYLE.md, cross-checks; RULES.md V2-V4).
 //!
 //! `solver == naive on at least 300 random small play positions`: the solver under test is
-//! [`solver_margin`], for now an independent memoised negamax over the game tree (it gives
-//! up on a position whose tree has a cycle; those are checked by the fixpoint test below).
-//! THE LEAD: when the alpha-beta solver lands, make `solver_margin` call it (one place).
+//! [`solver_margin`], the alpha-beta solver (`solve::alphabeta`), also checked against an
+//! independent memoised negamax over the game tree where that one decides (no cycle).
 
 use giuthi::rules::kiothi::{Kiothi, KiothiState, Phase, Variant, PITS};
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::{naive_solve, NaiveGraph};
 use giuthi::value::{back_up, Bounds, NEG_INF};
 use giuthi::{BySide, Position, Rules, Side};
@@ -88,11 +88,27 @@ fn negamax(
 }
 
 /// The solver under test: the exact final margin for the side to move (V3), or `None`
-/// when it cannot decide. THE LEAD: switch this to the alpha-beta API.
+/// when it cannot decide.
 fn solver_margin(pos: &Position<Kiothi>) -> Option<i32> {
+    let solver = Solver::new(
+        pos.rules.clone(),
+        SolverOptions {
+            threads: 1,
+            hash_mb: 4,
+            ..SolverOptions::default()
+        },
+    );
+    let sol = solver.solve(pos).expect("not interrupted");
+    // The memoised negamax below stays as a third, independent opinion where it decides.
     let mut memo = HashMap::new();
-    let v = negamax(&pos.rules, &pos.state, &mut memo, &mut Vec::new())?;
-    Some(pos.captured_difference() + v)
+    if let Some(v) = negamax(&pos.rules, &pos.state, &mut memo, &mut Vec::new()) {
+        assert_eq!(
+            pos.captured_difference() + v,
+            sol.margin,
+            "negamax vs alpha-beta on {pos}"
+        );
+    }
+    Some(sol.margin)
 }
 
 #[test]
@@ -116,6 +132,18 @@ fn v3_solver_equals_naive_on_300_random_small_play_positions() {
             continue;
         };
         assert_eq!(margin, sol.margin, "{pos}");
+        let ab = Solver::new(
+            pos.rules.clone(),
+            SolverOptions {
+                threads: 1,
+                hash_mb: 4,
+                ..SolverOptions::default()
+            },
+        )
+        .solve(&pos)
+        .expect("not interrupted");
+        assert_eq!(ab.bounds, sol.bounds, "(lo, hi) of {pos}");
+        assert_eq!(ab.best_moves, sol.best_moves(), "best moves of {pos}");
         // V4: every best move reaches the margin, and a replay of the best line does.
         for (mv, v) in &sol.moves {
             let child = pos.play(*mv).unwrap();

@@ -133,3 +133,42 @@ fn cli_analyze_and_bestmove() {
     let out = giuthi(&["solve", "giuthi nonsense"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The Kiothi compositions (K1-K12), whose records were first computed by the naive solver,
+/// re-solved by alpha-beta through the command line.
+#[test]
+fn k_solve_check_passes_on_kiothi_endgames() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/kiothi-endgames.txt");
+    let out = giuthi(&["solve", "--check", file, "--threads", "1", "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let recorded = std::fs::read_to_string(file)
+        .expect("file")
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(" | "))
+        .count();
+    assert!(recorded >= 10, "only {recorded} Kiothi compositions");
+    assert!(
+        stdout.contains(&format!(
+            "{recorded} checked against the file, 0 mismatches"
+        )),
+        "{stdout}"
+    );
+}
+
+/// A finished game records an empty best-move list (`best=`), which must parse as no move.
+#[test]
+fn v4_empty_best_list_round_trips() {
+    let dir = std::env::temp_dir().join(format!("giuthi-empty-best-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("over.txt");
+    std::fs::write(
+        &path,
+        "giuthi 1,1/1,7 S 0,0 | lo=+6 hi=+6 margin=+6 result=win best=\n",
+    )
+    .expect("write");
+    let out = giuthi(&["solve", "--check", path.to_str().unwrap(), "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+}

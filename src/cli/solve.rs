@@ -234,7 +234,13 @@ impl Record {
                         .map_err(|_| format!("margin: not a number: {v:?}"))?
                 }
                 "result" => r.result = v.to_string(),
-                "best" => r.best = v.split(',').map(str::to_string).collect(),
+                "best" => {
+                    r.best = v
+                        .split(',')
+                        .filter(|m| !m.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                }
                 _ => return Err(format!("unknown key {k:?}")),
             }
             seen += 1;
