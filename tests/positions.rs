@@ -172,3 +172,30 @@ fn v4_empty_best_list_round_trips() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+/// Issue 5: the cheap solved start positions re-solve to their records.
+#[test]
+fn g1_v3_solved_starts_check() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/solved-starts.txt");
+    let out = giuthi(&["solve", "--check", file, "--threads", "1", "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("2 checked against the file, 0 mismatches"),
+        "{stdout}"
+    );
+}
+
+/// Issue 5: the expensive solved start positions (minutes in release mode).
+#[test]
+#[ignore = "minutes of search: run with --release --ignored"]
+fn g1_v3_solved_starts_slow_check() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/solved-starts-slow.txt"
+    );
+    let out = giuthi(&["solve", "--check", file, "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(" 0 mismatches"), "{stdout}");
+}

@@ -10,16 +10,16 @@ use std::path::PathBuf;
 /// Arguments of `giuthi plot`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example:\n  giuthi plot positions/solved-starts.txt --out docs/margins.svg\n\n\
-    Reads every line of FILE that carries a recorded solution (docs/positions.md) and whose \
+    after_help = "Example:\n  giuthi plot positions/solved-starts.txt positions/solved-starts-slow.txt --out docs/margins.svg\n\n\
+    Reads every line of the FILEs that carries a recorded solution (docs/positions.md) and whose \
     position is a start position (every pit holds the same number of seeds, nothing \
     captured), and plots its margin for the first player (South) against the seeds per \
     pit, one line per board size."
 )]
 pub struct Args {
-    /// A positions file with recorded solutions (format: docs/positions.md).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// Positions files with recorded solutions (format: docs/positions.md).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
     /// Where to write the SVG.
     #[arg(long, value_name = "SVG", default_value = "docs/margins.svg")]
     pub out: PathBuf,
@@ -77,14 +77,18 @@ fn points(text: &str) -> anyhow::Result<BTreeMap<String, Vec<(i32, i32)>>> {
 
 /// Runs `giuthi plot`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let mut text = String::new();
+    for f in &args.files {
+        text.push_str(
+            &std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?,
+        );
+        text.push('\n');
+    }
     let series = points(&text)?;
     if series.is_empty() {
-        return Err(usage(format!(
-            "{}: no solved start positions to plot",
-            args.file.display()
-        )));
+        return Err(usage(
+            "no solved start positions to plot in the files given",
+        ));
     }
     let all: Vec<(i32, i32)> = series.values().flatten().copied().collect();
     let x_max = all.iter().map(|p| p.0).max().unwrap_or(1) + 1;
