@@ -91,7 +91,7 @@ fn negamax(
 /// when it cannot decide.
 fn solver_margin(pos: &Position<Kiothi>) -> Option<i32> {
     let solver = Solver::new(
-        pos.rules.clone(),
+        pos.rules,
         SolverOptions {
             threads: 1,
             hash_mb: 4,
@@ -133,7 +133,7 @@ fn v3_solver_equals_naive_on_300_random_small_play_positions() {
         };
         assert_eq!(margin, sol.margin, "{pos}");
         let ab = Solver::new(
-            pos.rules.clone(),
+            pos.rules,
             SolverOptions {
                 threads: 1,
                 hash_mb: 4,

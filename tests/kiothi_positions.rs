@@ -4,6 +4,7 @@
 
 use giuthi::rules::kiothi::{Kiothi, Phase};
 use giuthi::solve::naive::naive_solve;
+use giuthi::value::fmt_score;
 use giuthi::{GameResult, Position, Rules};
 
 fn lines(path: &str) -> Vec<String> {
@@ -26,7 +27,9 @@ fn endgame_compositions_match_the_naive_solver() {
         let sol = naive_solve(&pos, 1_000_000).unwrap();
         let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
         let expect = format!(
-            "margin={:+} result={} best={}",
+            "lo={} hi={} margin={:+} result={} best={}",
+            fmt_score(sol.bounds.lo),
+            fmt_score(sol.bounds.hi),
             sol.margin,
             GameResult::from_margin(sol.margin),
             best.join(",")
