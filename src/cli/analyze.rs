@@ -1,9 +1,8 @@
 //! `giuthi analyze`: the exact margin of every legal move (V4, the root counted as played).
 
 use super::common::read_position;
-use super::solve::{default_threads, make_solver, with_progress, Common, OracleFor};
+use super::solve::{make_solver, with_progress, Common, OracleFor, SearchArgs};
 use giuthi::{with_position, Position};
-use std::io::IsTerminal;
 
 /// Arguments of `giuthi analyze`.
 #[derive(Debug, clap::Args)]
@@ -13,18 +12,8 @@ pub struct Args {
     /// Print JSON: `{"position": ..., "moves": [{"move": "7ccw", "margin": 2}, ...]}`.
     #[arg(long)]
     pub json: bool,
-    /// Search threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
-    /// No progress display.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Probe the endgame tablebases in DIR inside the search (see `giuthi solve --tb`).
-    #[arg(long, value_name = "DIR")]
-    pub tb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
@@ -69,12 +58,7 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
 
 /// Runs `giuthi analyze`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let c = Common {
-        threads: args.threads.unwrap_or_else(default_threads).max(1),
-        hash_mb: args.hash.max(1),
-        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
-        tb: args.tb.clone(),
-    };
+    let c = args.search.common(args.json);
     let any = read_position(&args.position)?;
     Ok(with_position!(&any, p => analyze(p, &c, args.json)))
 }

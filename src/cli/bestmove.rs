@@ -1,27 +1,16 @@
 //! `giuthi bestmove`: the first best move of a position (V4), or `none` when it is over.
 
 use super::common::read_position;
-use super::solve::{default_threads, make_solver, with_progress, Common, OracleFor};
+use super::solve::{make_solver, with_progress, Common, OracleFor, SearchArgs};
 use giuthi::{with_position, AnyPosition, Position, Rules};
-use std::io::IsTerminal;
 
 /// Arguments of `giuthi bestmove`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,
-    /// Search threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
-    /// No progress display.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Probe the endgame tablebases in DIR inside the search (see `giuthi solve --tb`).
-    #[arg(long, value_name = "DIR")]
-    pub tb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
@@ -53,12 +42,7 @@ fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
 
 /// Runs `giuthi bestmove`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let c = Common {
-        threads: args.threads.unwrap_or_else(default_threads).max(1),
-        hash_mb: args.hash.max(1),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
-        tb: args.tb.clone(),
-    };
+    let c = args.search.common(false);
     let any = read_position(&args.position)?;
     if let AnyPosition::Kiothi(p) = &any {
         if !p.rules.can_enumerate(&p.state) {

@@ -25,6 +25,16 @@ pub struct Args {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
+    /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
+    #[arg(long)]
+    pub check: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// The search options shared by solve, analyze and bestmove.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -34,13 +44,23 @@ pub struct Args {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
-    /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
-    #[arg(long)]
-    pub check: bool,
     /// Probe the endgame tablebases in DIR inside the search (made by `giuthi tb gen` for
     /// the same game, variant and board; every layer present is used).
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
+}
+
+impl SearchArgs {
+    /// The options as the solver helpers take them; no progress display with `json`, with
+    /// `--quiet` or when stderr is not a terminal.
+    pub(super) fn common(&self, json: bool) -> Common {
+        Common {
+            threads: self.threads.unwrap_or_else(default_threads).max(1),
+            hash_mb: self.hash.max(1),
+            progress: !self.quiet && !json && std::io::stderr().is_terminal(),
+            tb: self.tb.clone(),
+        }
+    }
 }
 
 /// Options shared by solve, analyze and bestmove.
@@ -321,12 +341,7 @@ fn solve_any(
 
 /// Runs `giuthi solve`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let c = Common {
-        threads: args.threads.unwrap_or_else(default_threads).max(1),
-        hash_mb: args.hash.max(1),
-        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
-        tb: args.tb.clone(),
-    };
+    let c = args.search.common(args.json);
     let path = std::path::Path::new(&args.input);
     let is_file = args.input.split(' ').count() < 3 && path.is_file();
     if !is_file {
