@@ -24,7 +24,9 @@
 //! ```
 
 use crate::position::Position;
-use crate::rules::giuthi::{Giuthi, ParseVariantError};
+use crate::rules::giuthi::{
+    Giuthi, GiuthiState, ParseVariantError, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD,
+};
 use crate::rules::kalah::Kalah;
 use crate::rules::kiothi::Kiothi;
 use crate::rules::Rules;
@@ -177,6 +179,79 @@ pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParseP
     let s = parse_count(s, u16::MAX as u64).map_err(|e| bad(format!("south: {e}")))?;
     let n = parse_count(n, u16::MAX as u64).map_err(|e| bad(format!("north: {e}")))?;
     Ok(BySide::new(s as u16, n as u16))
+}
+
+/// The fields of a pit-board position (`<board> <turn> [<pair>]`, Giuthi and Kalah),
+/// parsed and checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PitFields {
+    /// The state: pits in index order (North's row first), the rest 0, and the turn.
+    pub state: GiuthiState,
+    /// Pits a row.
+    pub n: usize,
+    /// The captured seeds (or stores) per side; `0,0` when the field is absent.
+    pub pair: BySide<u16>,
+}
+
+/// Parses `<board> <turn> [<pair>]` for a game whose rows take `min_n..=16` pits and whose
+/// board holds at most 255 seeds; `syntax` is the whole form, for the error message
+/// (`giuthi <board> <turn> [<captured>]`), `pair_field` the name of the last field.
+///
+/// # Errors
+///
+/// [`ParsePositionError`] naming the missing or malformed field.
+pub fn parse_pit_fields(
+    fields: &[&str],
+    min_n: usize,
+    syntax: &str,
+    pair_field: &'static str,
+) -> Result<PitFields, ParsePositionError> {
+    match fields.len() {
+        0 => {
+            return Err(ParsePositionError::Missing {
+                field: "board",
+                expected: "the pits after the game name, North's row / South's row",
+            })
+        }
+        1 => {
+            return Err(ParsePositionError::Missing {
+                field: "turn",
+                expected: "S or N after the board",
+            })
+        }
+        2 | 3 => {}
+        k => {
+            return Err(ParsePositionError::Fields {
+                field: "position",
+                reason: format!("expected `{syntax}`, found {k} field(s) after the game name"),
+            })
+        }
+    }
+    let (pits, n) = parse_rows(
+        fields[0],
+        min_n,
+        MAX_PITS_PER_ROW,
+        MAX_SEEDS_ON_BOARD as u64,
+    )?;
+    let total: u64 = pits.iter().sum();
+    if total > MAX_SEEDS_ON_BOARD as u64 {
+        return Err(ParsePositionError::Board(format!(
+            "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
+        )));
+    }
+    let turn = parse_turn(fields[1])?;
+    let pair = match fields.get(2) {
+        Some(t) => parse_pair(pair_field, t)?,
+        None => BySide::default(),
+    };
+    let mut state = GiuthiState {
+        pits: [0; 2 * MAX_PITS_PER_ROW],
+        turn,
+    };
+    for (i, &v) in pits.iter().enumerate() {
+        state.pits[i] = v as u8;
+    }
+    Ok(PitFields { state, n, pair })
 }
 
 /// Writes `n`-pit rows `0..n / n..2n`, comma separated.

@@ -11,9 +11,8 @@
 
 use super::{Child, IllegalMove, ParseMoveError, Rules};
 use crate::index::BoardKeys;
-use crate::notation::{parse_pair, parse_rows, parse_turn, write_rows, ParsePositionError};
+use crate::notation::{parse_pit_fields, write_rows, ParsePositionError};
 use crate::position::Position;
-use crate::types::BySide;
 use crate::types::{Direction, Side};
 use crate::value::Score;
 use std::fmt;
@@ -759,64 +758,19 @@ impl Rules for Giuthi {
         variant: &str,
         fields: &[&str],
     ) -> Result<Position<Giuthi>, ParsePositionError> {
-        match fields.len() {
-            0 => {
-                return Err(ParsePositionError::Missing {
-                    field: "board",
-                    expected: "the pits after the game name, North's row / South's row",
-                })
-            }
-            1 => {
-                return Err(ParsePositionError::Missing {
-                    field: "turn",
-                    expected: "S or N after the board",
-                })
-            }
-            _ => {}
-        }
-        if fields.len() > 3 {
-            return Err(ParsePositionError::Fields {
-                field: "position",
-                reason: format!(
-                    "expected `giuthi <board> <turn> [<captured>]`, found {} field(s) after the game name",
-                    fields.len()
-                ),
-            });
-        }
-        if variant.is_empty() && fields.is_empty() {
-            return Err(ParsePositionError::Empty);
-        }
         let variant: Variant = if variant.is_empty() {
             Variant::default()
         } else {
             variant.parse()?
         };
-        let (pits, n) = parse_rows(
-            fields[0],
+        let f = parse_pit_fields(
+            fields,
             MIN_PITS_PER_ROW,
-            MAX_PITS_PER_ROW,
-            MAX_SEEDS_ON_BOARD as u64,
+            "giuthi <board> <turn> [<captured>]",
+            "captured",
         )?;
-        let total: u64 = pits.iter().sum();
-        if total > MAX_SEEDS_ON_BOARD as u64 {
-            return Err(ParsePositionError::Board(format!(
-                "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
-            )));
-        }
-        let turn = parse_turn(fields[1])?;
-        let captured = match fields.get(2) {
-            Some(t) => parse_pair("captured", t)?,
-            None => BySide::default(),
-        };
         let rules =
-            Giuthi::new(n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
-        let mut state = GiuthiState {
-            pits: [0; 2 * MAX_PITS_PER_ROW],
-            turn,
-        };
-        for (i, &v) in pits.iter().enumerate() {
-            state.pits[i] = v as u8;
-        }
-        Ok(Position::new(rules, state, captured))
+            Giuthi::new(f.n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
+        Ok(Position::new(rules, f.state, f.pair))
     }
 }

@@ -8,9 +8,9 @@
 use super::giuthi::{GiuthiState, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
 use super::{Child, IllegalMove, ParseMoveError, Rules};
 use crate::index::BoardKeys;
-use crate::notation::{parse_pair, parse_rows, parse_turn, write_rows, ParsePositionError};
+use crate::notation::{parse_pit_fields, write_rows, ParsePositionError};
 use crate::position::Position;
-use crate::types::{BySide, Side};
+use crate::types::Side;
 use crate::value::Score;
 use std::fmt;
 use std::str::FromStr;
@@ -295,50 +295,7 @@ impl Rules for Kalah {
                 reason: format!("Kalah has no variants, found {variant:?}"),
             });
         }
-        match fields.len() {
-            0 => {
-                return Err(ParsePositionError::Missing {
-                    field: "board",
-                    expected: "the pits after the game name, North's row / South's row",
-                })
-            }
-            1 => {
-                return Err(ParsePositionError::Missing {
-                    field: "turn",
-                    expected: "S or N after the board",
-                })
-            }
-            _ => {}
-        }
-        if fields.len() > 3 {
-            return Err(ParsePositionError::Fields {
-                field: "position",
-                reason: format!(
-                    "expected `kalah <board> <turn> [<stores>]`, found {} field(s) after the game name",
-                    fields.len()
-                ),
-            });
-        }
-        let (pits, m) = parse_rows(fields[0], 1, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD as u64)?;
-        let total: u64 = pits.iter().sum();
-        if total > MAX_SEEDS_ON_BOARD as u64 {
-            return Err(ParsePositionError::Board(format!(
-                "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
-            )));
-        }
-        let turn = parse_turn(fields[1])?;
-        let stores = match fields.get(2) {
-            Some(t) => parse_pair("stores", t)?,
-            None => BySide::default(),
-        };
-        let rules = Kalah::new(m)?;
-        let mut state = KalahState {
-            pits: [0; 2 * MAX_PITS_PER_ROW],
-            turn,
-        };
-        for (i, &v) in pits.iter().enumerate() {
-            state.pits[i] = v as u8;
-        }
-        Ok(Position::new(rules, state, stores))
+        let f = parse_pit_fields(fields, 1, "kalah <board> <turn> [<stores>]", "stores")?;
+        Ok(Position::new(Kalah::new(f.n)?, f.state, f.pair))
     }
 }
