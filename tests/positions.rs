@@ -216,3 +216,58 @@ fn g1_v3_solved_starts_slow_check() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains(" 0 mismatches"), "{stdout}");
 }
+
+/// A record is compared by value (`lo=3` is `lo=+3`), and a malformed record is a usage
+/// error (exit 2) naming the line, not a mismatch; `--json --check` prints JSON objects.
+#[test]
+fn v4_check_records_are_parsed_strictly_and_by_value() {
+    let dir = std::env::temp_dir().join(format!("giuthi-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("r.txt");
+    let run = |record: &str| {
+        std::fs::write(&path, format!("giuthi 1,0,0,0/1,3,0,0 S 0,2 | {record}\n")).expect("write");
+        giuthi(&[
+            "solve",
+            "--check",
+            path.to_str().unwrap(),
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+    };
+    let good = run("lo=3 hi=+inf margin=1 result=win best=5cw");
+    assert_eq!(
+        good.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&good.stdout)
+    );
+    for bad in [
+        "lo=abc hi=+inf margin=+1 result=win best=5cw",
+        "lo=+3 hi=inf margin=+1 result=win best=5cw",
+        "lo=+3 hi=+inf margin=+1 result=tie best=5cw",
+        "lo=+3 hi=+inf margin=+1 result=win",
+    ] {
+        let out = run(bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("r.txt:1"), "{bad}: {err}");
+    }
+    std::fs::write(
+        &path,
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2 | lo=+3 hi=+inf margin=+1 result=win best=5cw\n",
+    )
+    .expect("write");
+    let out = giuthi(&[
+        "solve",
+        "--check",
+        "--json",
+        path.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    assert_eq!(v["margin"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,7 +9,7 @@ use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{moves_to_strings, Interrupted, Solution, Solver, SolverOptions};
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::TablebaseSet;
-use giuthi::value::fmt_score;
+use giuthi::value::{fmt_score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -35,12 +35,12 @@ pub struct Args {
 /// The search options shared by solve, analyze and bestmove.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// Search threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Transposition table size in megabytes, 1 to 16384.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -55,8 +55,8 @@ impl SearchArgs {
     /// `--quiet` or when stderr is not a terminal.
     pub(super) fn common(&self, json: bool) -> Common {
         Common {
-            threads: self.threads.unwrap_or_else(default_threads).max(1),
-            hash_mb: self.hash.max(1),
+            threads: self.threads.map_or_else(default_threads, usize::from),
+            hash_mb: self.hash as usize,
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
         }
@@ -246,14 +246,35 @@ impl Record {
                 .split_once('=')
                 .ok_or_else(|| format!("expected key=value, found {tok:?}"))?;
             match k {
-                "lo" => r.lo = v.to_string(),
-                "hi" => r.hi = v.to_string(),
+                "lo" | "hi" => {
+                    let x = match v {
+                        "-inf" if k == "lo" => NEG_INF,
+                        "+inf" if k == "hi" => POS_INF,
+                        _ => v.parse::<i16>().map_err(|_| {
+                            format!(
+                                "{k}: expected a whole number or {}, found {v:?}",
+                                if k == "lo" { "-inf" } else { "+inf" }
+                            )
+                        })?,
+                    };
+                    // Normalise (`3` and `+3` are the same value).
+                    if k == "lo" {
+                        r.lo = fmt_score(x);
+                    } else {
+                        r.hi = fmt_score(x);
+                    }
+                }
                 "margin" => {
                     r.margin = v
                         .parse()
                         .map_err(|_| format!("margin: not a number: {v:?}"))?
                 }
-                "result" => r.result = v.to_string(),
+                "result" => {
+                    if !["win", "draw", "loss"].contains(&v) {
+                        return Err(format!("result: expected win, draw or loss, found {v:?}"));
+                    }
+                    r.result = v.to_string()
+                }
                 "best" => {
                     r.best = v
                         .split(',')
@@ -265,8 +286,8 @@ impl Record {
             }
             seen += 1;
         }
-        if seen != 5 {
-            return Err("expected lo, hi, margin, result and best".to_string());
+        if seen != 5 || r.lo.is_empty() || r.hi.is_empty() || r.result.is_empty() {
+            return Err("expected each of lo, hi, margin, result and best once".to_string());
         }
         Ok(r)
     }
@@ -383,7 +404,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             skipped += 1;
             continue;
         }
-        let rec = match solve_any(&any, &c, args.json, !args.check)? {
+        let rec = match solve_any(&any, &c, args.json, !args.check || args.json)? {
             Ok(r) => r,
             Err(code) => return Ok(code),
         };
