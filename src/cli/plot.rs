@@ -93,7 +93,27 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let all: Vec<(i32, i32)> = series.values().flatten().copied().collect();
     let x_max = all.iter().map(|p| p.0).max().unwrap_or(1) + 1;
     let y_abs = all.iter().map(|p| p.1.abs()).max().unwrap_or(1).max(2) + 2;
-    let tmp = args.out.with_extension("svg.tmp");
+    if args.out.is_dir() {
+        return Err(usage(format!(
+            "--out {}: is a folder; give the SVG file's path",
+            args.out.display()
+        )));
+    }
+    let parent = match args.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(usage(format!(
+            "--out {}: the folder {} does not exist",
+            args.out.display(),
+            parent.display()
+        )));
+    }
+    // Written beside the target and renamed, so a reader never sees half a file.
+    let mut tmp_name = args.out.file_name().unwrap_or_default().to_os_string();
+    tmp_name.push(".tmp");
+    let tmp = parent.join(tmp_name);
     {
         let root = SVGBackend::new(&tmp, (720, 440)).into_drawing_area();
         root.fill(&WHITE)?;
