@@ -219,3 +219,18 @@ fn tb_kalah_gen_and_probe() {
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert!(v["margin"].is_i64());
 }
+
+/// A missing middle layer strands the layers above it: `verify` says so and fails.
+#[test]
+fn tb_verify_fails_on_a_missing_middle_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    std::fs::remove_file(dir.path().join("giuthi-n4-s003.tb")).unwrap();
+    let out = giuthi(&["tb", "verify", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("layer 3 is missing, so layers 4..=6 cannot be used"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -6,10 +6,11 @@ use anyhow::Context;
 use giuthi::rules::giuthi::{Giuthi, Variant};
 use giuthi::rules::kalah::Kalah;
 use giuthi::tablebase::format::GameId;
+use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
 use giuthi::tablebase::probe::solve_position;
-use giuthi::tablebase::{TablebaseSet, TbGame};
+use giuthi::tablebase::{layer_path, TablebaseSet, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -344,6 +345,21 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
                         }
                     };
                     let mut good = true;
+                    // Layers are used from 0 up to the first missing one: files above a
+                    // gap would be silently ignored, so a gap is a failure.
+                    let stranded: Vec<u32> = (set.max_seeds() + 1..=MAX_ENCODABLE_SEEDS)
+                        .filter(|&s| layer_path(set.rules(), &a.dir, s).exists())
+                        .collect();
+                    if let Some(first) = stranded.first() {
+                        println!(
+                            "FAIL {}: layer {} is missing, so layers {}..={} cannot be used",
+                            $label,
+                            set.max_seeds() + 1,
+                            first,
+                            stranded.last().unwrap_or(first)
+                        );
+                        good = false;
+                    }
                     for s in 0..=set.max_seeds() {
                         let r = verify_layer(&set, s, samples, a.seed);
                         println!(
