@@ -6,6 +6,11 @@ use giuthi::{with_position, Position};
 
 /// Arguments of `giuthi analyze`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi analyze \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"\n  \
+    giuthi analyze --json \"kalah 2,2,2/2,2,2 S 0,0\"\n\n\
+    Each legal move with the exact final margin it reaches for the side to move (captured \
+    seeds included), the position counted as already played (RULES.md V4).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,
@@ -46,6 +51,9 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
         );
     } else {
         println!("position {pos}");
+        if values.is_empty() {
+            println!("no legal move: the game is over");
+        }
         for (m, v) in &values {
             println!(
                 "{m:>6} {v:+} {}",

@@ -6,6 +6,11 @@ use giuthi::{with_position, AnyPosition, Position, Rules};
 
 /// Arguments of `giuthi bestmove`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi bestmove \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"      # 5cw\n  \
+    giuthi bestmove \"$(giuthi start --game kiothi)\"     # heuristic opening (not exact)\n\n\
+    Prints the first best move in the engine's move order (all of them: giuthi solve), \
+    or `none` when the game is over.")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,

@@ -19,6 +19,16 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `giuthi solve`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi solve \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"          # one position\n  \
+    giuthi solve positions/compositions.txt               # every line of a file\n  \
+    giuthi solve --check positions/compositions.txt       # exit 1 on a mismatch\n  \
+    giuthi solve --json --threads 1 \"kalah 2,2,2/2,2,2 S 0,0\"\n  \
+    giuthi solve --tb tb5 \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\"  # with tablebases\n\n\
+    lo/hi: RULES.md V2 for the side to move (future margin when a repetition is the worst / \
+    best outcome for the mover); margin: the exact final margin for the side to move, \
+    captured seeds included (V3); best: every move reaching it, the position counted as \
+    already played (V4). File format: docs/positions.md.")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
     pub input: String,
