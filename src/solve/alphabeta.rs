@@ -33,7 +33,7 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
-use super::tt::Table;
+use super::tt::{work_of, Table};
 use super::EndgameOracle;
 use crate::position::Position;
 use crate::rules::{Child, Rules};
@@ -542,6 +542,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// for the positional value when `rep >= ply`.
     fn test(&mut self, s: &R::State, x: Score, ply: usize, bad: Side) -> Option<Res> {
         self.nodes += 1;
+        let nodes0 = self.nodes;
         self.unflushed += 1;
         if self.unflushed >= 4096 {
             self.flush();
@@ -677,7 +678,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.order[depth] = order;
             self.solver
                 .tt
-                .store(key, mover_bad, v, POS_INF, Some(i as u8));
+                .store(key, mover_bad, v, POS_INF, Some(i as u8), 0);
             return yes(v);
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
@@ -722,10 +723,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let positional = rep >= ply as u32;
         if positional || (ok && mover_bad) || (!ok && !mover_bad) {
+            let work = work_of(self.nodes - nodes0);
             if ok {
-                self.solver.tt.store(key, mover_bad, v, POS_INF, best);
+                self.solver.tt.store(key, mover_bad, v, POS_INF, best, work);
             } else {
-                self.solver.tt.store(key, mover_bad, NEG_INF, v, None);
+                self.solver.tt.store(key, mover_bad, NEG_INF, v, None, work);
             }
         }
         Some(Res { ok, v, rep })
