@@ -272,6 +272,9 @@ impl<R: Rules> Solver<R> {
             self.set_status(status(lower, upper));
             // Test "value >= x" with lower < x <= upper, as close to the guess as possible.
             let x = g.clamp(next(lower), upper);
+            if std::env::var_os("GIUTHI_DEBUG").is_some() {
+                eprintln!("test {x} [{lower},{upper}] nodes {}", self.nodes());
+            }
             match self.test_node(&[], s, x, bad) {
                 Some((true, v)) => {
                     lower = up(v.clamp(x, upper));
@@ -307,6 +310,10 @@ impl<R: Rules> Solver<R> {
                 lo: (a, b),
                 hi: (a, POS_INF),
             })?;
+        if !self.rules.can_repeat() {
+            // No repetition: both games are the same game.
+            return Ok(Bounds { lo, hi: lo });
+        }
         // Game H: the value lies in [-S, S] and {+inf}, and hi >= lo; the first test,
         // "hi > lo", usually fails and proves hi == lo.
         let start = lo.max(-seeds);
@@ -338,7 +345,15 @@ impl<R: Rules> Solver<R> {
         let y = target - d - k;
         let c = -d - k;
         // clamp(c, lo, hi) >= y  iff  hi >= y and (c >= y or lo >= y).
-        let bad = if c >= y { mover.opponent() } else { mover };
+        let bad = if !self.rules.can_repeat() {
+            // No repetition: the game does not matter; the root mover's side shares the
+            // table entries of `bounds` (game L).
+            self.rules.turn(&history[0])
+        } else if c >= y {
+            mover.opponent()
+        } else {
+            mover
+        };
         // The move's test counts the capture `k` itself. Futility keeps |x| far below the
         // infinities; the clamp only guards the cast.
         let x = (target - d).clamp(-4096, 4096) as Score;
@@ -372,6 +387,9 @@ impl<R: Rules> Solver<R> {
     pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
         let bounds = self.bounds(&pos.state)?;
+        if std::env::var_os("GIUTHI_DEBUG").is_some() {
+            eprintln!("bounds nodes {}", self.nodes() - start_nodes);
+        }
         let d = pos.captured_difference();
         let margin = bounds.exact_margin(d);
         let interrupted = Interrupted {
@@ -389,6 +407,9 @@ impl<R: Rules> Solver<R> {
             {
                 best_moves.push(c.mv);
             }
+        }
+        if std::env::var_os("GIUTHI_DEBUG").is_some() {
+            eprintln!("best nodes {}", self.nodes() - start_nodes);
         }
         self.set_status(format!("{bounds}, margin {margin:+}: principal variation"));
         let pv = self.pv(pos, margin).ok_or(interrupted)?;
@@ -508,7 +529,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             order: Vec::new(),
             nodes: 0,
             unflushed: 0,
-            strict: !history.is_empty(),
+            // Without repetitions a history cannot come back: positional values are exact.
+            strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             done,
         }

@@ -99,7 +99,11 @@ impl Table {
             n *= 2;
         }
         let buckets = (0..n)
-            .map(|_| Bucket(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)])))
+            .map(|_| {
+                Bucket(std::array::from_fn(|_| {
+                    [AtomicU64::new(0), AtomicU64::new(0)]
+                }))
+            })
             .collect();
         Table {
             buckets,
