@@ -272,9 +272,6 @@ impl<R: Rules> Solver<R> {
             self.set_status(status(lower, upper));
             // Test "value >= x" with lower < x <= upper, as close to the guess as possible.
             let x = g.clamp(next(lower), upper);
-            if std::env::var_os("GIUTHI_DEBUG").is_some() {
-                eprintln!("test {x} [{lower},{upper}] nodes {}", self.nodes());
-            }
             match self.test_node(&[], s, x, bad) {
                 Some((true, v)) => {
                     lower = up(v.clamp(x, upper));
@@ -387,9 +384,6 @@ impl<R: Rules> Solver<R> {
     pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
         let bounds = self.bounds(&pos.state)?;
-        if std::env::var_os("GIUTHI_DEBUG").is_some() {
-            eprintln!("bounds nodes {}", self.nodes() - start_nodes);
-        }
         let d = pos.captured_difference();
         let margin = bounds.exact_margin(d);
         let interrupted = Interrupted {
@@ -407,9 +401,6 @@ impl<R: Rules> Solver<R> {
             {
                 best_moves.push(c.mv);
             }
-        }
-        if std::env::var_os("GIUTHI_DEBUG").is_some() {
-            eprintln!("best nodes {}", self.nodes() - start_nodes);
         }
         self.set_status(format!("{bounds}, margin {margin:+}: principal variation"));
         let pv = self.pv(pos, margin).ok_or(interrupted)?;
