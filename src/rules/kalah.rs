@@ -195,6 +195,14 @@ impl Rules for Kalah {
         "kalah"
     }
 
+    /// Kalah never repeats: a move either puts a seed into a store or captures (R1, R3),
+    /// lowering the seeds on the board, or stays in the mover's row and moves every sown
+    /// seed nearer the mover's store, raising the sum over the board of each seed's
+    /// distance from the start of its row; the pair (seeds, -sum) strictly decreases.
+    fn can_repeat(&self) -> bool {
+        false
+    }
+
     fn pits_per_row(&self) -> usize {
         self.m as usize
     }

@@ -193,6 +193,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         true
     }
 
+    /// Whether a position can ever come back in play (RULES.md G10). `false` promises that
+    /// no sequence of moves leads from a state to itself, so `lo == hi` everywhere (V2) and
+    /// a solver may skip the repetition bookkeeping. The default `true` is always safe.
+    fn can_repeat(&self) -> bool {
+        true
+    }
+
     /// The future margin for the side to move of a finished game (called when
     /// [`Rules::children`] is empty).
     fn final_value(&self, s: &Self::State) -> Score;

@@ -33,7 +33,7 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
-use super::tt::Table;
+use super::tt::{work_of, Table};
 use super::EndgameOracle;
 use crate::position::Position;
 use crate::rules::{Child, Rules};
@@ -52,6 +52,9 @@ const NO_REP: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 struct Res {
     ok: bool,
+    /// Fail-soft bound: the value is `>= v` when `ok` (then `v >= x`), `<= v` otherwise
+    /// (then `v < x`).
+    v: Score,
     /// Shallowest ply of the path hit by a repetition in the proof (`NO_REP`: none).
     rep: u32,
 }
@@ -192,10 +195,10 @@ impl<R: Rules> Solver<R> {
     /// `history` are the states already played before `s` (their repetition ends the game);
     /// `target` is either the node `s` itself with threshold `x`, or (`via`) a child of the
     /// last history state reached by a move capturing `k`, tested in the parent's frame.
-    fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<bool> {
+    fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<(bool, Score)> {
         let threads = self.opts.threads.max(1);
         let done = AtomicBool::new(false);
-        let answer: Mutex<Option<bool>> = Mutex::new(None);
+        let answer: Mutex<Option<(bool, Score)>> = Mutex::new(None);
         std::thread::scope(|scope| {
             for id in 0..threads {
                 let (done, answer, job) = (&done, &answer, &job);
@@ -223,12 +226,70 @@ impl<R: Rules> Solver<R> {
     }
 
     /// Whether the positional value of `s` for its mover is `>= x` in the game whose bad
-    /// side is `bad`; `None` when stopped.
-    fn test_node(&self, history: &[R::State], s: &R::State, x: Score, bad: Side) -> Option<bool> {
+    /// side is `bad`, with a fail-soft bound; `None` when stopped.
+    fn test_node(
+        &self,
+        history: &[R::State],
+        s: &R::State,
+        x: Score,
+        bad: Side,
+    ) -> Option<(bool, Score)> {
         self.run(history, Job::Node(*s, x), bad)
     }
 
-    /// `(lo, hi)` of a state for the side to move (V2).
+    /// MTD(f): the value of `s` in the game whose bad side is `bad`, by fail-soft
+    /// null-window tests starting at the guess `g`. The possible values are `[-S, S]` and
+    /// minus infinity (`neg`, game L) or plus infinity (game H); `lower` is proven. Returns
+    /// the value, or the proven range when stopped.
+    fn mtdf(
+        &self,
+        s: &R::State,
+        bad: Side,
+        neg: bool,
+        mut lower: Score,
+        mut g: Score,
+        status: impl Fn(Score, Score) -> String,
+    ) -> Result<Score, (Score, Score)> {
+        let seeds = self.rules.seeds_on_board(s) as Score;
+        let mut upper = if neg { seeds } else { POS_INF };
+        // The smallest possible value above `a`; bounds moved onto possible values.
+        let next = |a: Score| match a {
+            NEG_INF => -seeds,
+            _ if a >= seeds => POS_INF,
+            _ => a + 1,
+        };
+        let up = |l: Score| if l > seeds { POS_INF } else { l };
+        let down = |u: Score| {
+            if u < -seeds {
+                NEG_INF
+            } else if u > seeds && u < POS_INF {
+                seeds
+            } else {
+                u
+            }
+        };
+        while lower < upper {
+            self.set_status(status(lower, upper));
+            // Test "value >= x" with lower < x <= upper, as close to the guess as possible.
+            let x = g.clamp(next(lower), upper);
+            match self.test_node(&[], s, x, bad) {
+                Some((true, v)) => {
+                    lower = up(v.clamp(x, upper));
+                    g = lower;
+                }
+                Some((false, v)) => {
+                    upper = down(v.clamp(lower, x - 1));
+                    g = upper;
+                }
+                None => return Err((lower, upper)),
+            }
+        }
+        Ok(lower)
+    }
+
+    /// `(lo, hi)` of a state for the side to move (V2), by MTD(f) in the two repetition
+    /// games: `lo` first (guess 0), then `hi >= lo` (guess `lo`: one failing test usually
+    /// proves `hi == lo`).
     ///
     /// # Errors
     ///
@@ -236,72 +297,32 @@ impl<R: Rules> Solver<R> {
     pub fn bounds(&self, s: &R::State) -> Result<Bounds, Interrupted> {
         let mover = self.rules.turn(s);
         let seeds = self.rules.seeds_on_board(s) as Score;
-        // Game L: candidates NEG_INF, -S..=S; the answer is the largest x with a success.
-        let cand_l = |i: i32| -> Score {
-            if i == 0 {
-                NEG_INF
-            } else {
-                (-seeds as i32 + i - 1) as Score
-            }
-        };
-        let (mut a, mut b) = (0i32, 2 * seeds as i32 + 2); // test(a) true, test(b) false
-        while b - a > 1 {
-            self.set_status(format!(
-                "lo in [{}, {}]",
-                crate::value::fmt_score(cand_l(a)),
-                crate::value::fmt_score(cand_l(b - 1))
-            ));
-            let mid = a + (b - a) / 2;
-            match self.test_node(&[], s, cand_l(mid), mover) {
-                Some(true) => a = mid,
-                Some(false) => b = mid,
-                None => {
-                    return Err(Interrupted {
-                        lo: (cand_l(a), cand_l(b - 1)),
-                        hi: (cand_l(a), POS_INF),
-                    })
-                }
-            }
+        let fmt = crate::value::fmt_score;
+        // Game L: the value lies in {-inf} and [-S, S].
+        let lo = self
+            .mtdf(s, mover, true, NEG_INF, 0, |a, b| {
+                format!("lo in [{}, {}]", fmt(a), fmt(b))
+            })
+            .map_err(|(a, b)| Interrupted {
+                lo: (a, b),
+                hi: (a, POS_INF),
+            })?;
+        if !self.rules.can_repeat() {
+            // No repetition: both games are the same game.
+            return Ok(Bounds { lo, hi: lo });
         }
-        let lo = cand_l(a);
-        // Game H: candidates -S..=S, POS_INF; hi >= lo, so the search starts there.
-        let cand_h = |i: i32| -> Score {
-            if i == 2 * seeds as i32 + 1 {
-                POS_INF
-            } else {
-                (-seeds as i32 + i) as Score
-            }
-        };
-        let mut a = if lo == NEG_INF {
-            0
-        } else {
-            lo as i32 + seeds as i32
-        };
-        let mut b = 2 * seeds as i32 + 2;
-        let other = mover.opponent();
-        let mut first = true;
-        while b - a > 1 {
-            self.set_status(format!(
-                "lo {} hi in [{}, {}]",
-                crate::value::fmt_score(lo),
-                crate::value::fmt_score(cand_h(a)),
-                crate::value::fmt_score(cand_h(b - 1))
-            ));
-            // First try to prove hi == lo with one test.
-            let mid = if first { a + 1 } else { a + (b - a) / 2 };
-            first = false;
-            match self.test_node(&[], s, cand_h(mid), other) {
-                Some(true) => a = mid,
-                Some(false) => b = mid,
-                None => {
-                    return Err(Interrupted {
-                        lo: (lo, lo),
-                        hi: (cand_h(a), cand_h(b - 1)),
-                    })
-                }
-            }
-        }
-        Ok(Bounds { lo, hi: cand_h(a) })
+        // Game H: the value lies in [-S, S] and {+inf}, and hi >= lo; the first test,
+        // "hi > lo", usually fails and proves hi == lo.
+        let start = lo.max(-seeds);
+        let hi = self
+            .mtdf(s, mover.opponent(), false, start, start, |a, b| {
+                format!("lo {} hi in [{}, {}]", fmt(lo), fmt(a), fmt(b))
+            })
+            .map_err(|(a, b)| Interrupted {
+                lo: (lo, lo),
+                hi: (a, b),
+            })?;
+        Ok(Bounds { lo, hi })
     }
 
     /// Whether a move reaches a final margin `>= target` for the mover of the last state
@@ -321,11 +342,19 @@ impl<R: Rules> Solver<R> {
         let y = target - d - k;
         let c = -d - k;
         // clamp(c, lo, hi) >= y  iff  hi >= y and (c >= y or lo >= y).
-        let bad = if c >= y { mover.opponent() } else { mover };
+        let bad = if !self.rules.can_repeat() {
+            // No repetition: the game does not matter; the root mover's side shares the
+            // table entries of `bounds` (game L).
+            self.rules.turn(&history[0])
+        } else if c >= y {
+            mover.opponent()
+        } else {
+            mover
+        };
         // The move's test counts the capture `k` itself. Futility keeps |x| far below the
         // infinities; the clamp only guards the cast.
         let x = (target - d).clamp(-4096, 4096) as Score;
-        self.run(history, Job::Move(*child, x), bad)
+        self.run(history, Job::Move(*child, x), bad).map(|r| r.0)
     }
 
     /// The exact final margin a move reaches for the mover (V4: `history`, the root last,
@@ -491,7 +520,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             order: Vec::new(),
             nodes: 0,
             unflushed: 0,
-            strict: !history.is_empty(),
+            // Without repetitions a history cannot come back: positional values are exact.
+            strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             done,
         }
@@ -504,24 +534,28 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.unflushed = 0;
     }
 
-    fn job(&mut self, job: &Job<R>, bad: Side) -> Option<bool> {
+    fn job(&mut self, job: &Job<R>, bad: Side) -> Option<(bool, Score)> {
         match *job {
-            Job::Node(s, x) => self.test(&s, x, self.base, bad).map(|r| r.ok),
+            Job::Node(s, x) => self.test(&s, x, self.base, bad).map(|r| (r.ok, r.v)),
             Job::Move(c, y) => {
                 let (xc, invert) = child_threshold(y, &c);
                 self.test(&c.state, xc, self.base, bad)
-                    .map(|r| r.ok != invert)
+                    .map(|r| (r.ok != invert, to_parent(r.v, &c)))
             }
         }
     }
 
-    /// Null-window test: is the value of `s` for its mover `>= x`, with `path[..ply]` as
-    /// history, in the game whose bad side is `bad`? Returns `None` when stopped.
+    /// Fail-soft null-window test: is the value of `s` for its mover `>= x`, with
+    /// `path[..ply]` as history, in the game whose bad side is `bad`? The answer carries a
+    /// bound `v` (a lower bound `>= x` on success, an upper bound `< x` on failure), which
+    /// lets the MTD(f) driver move by more than one step per test. Returns `None` when
+    /// stopped.
     ///
-    /// Contract: `ok` is exact for the game with this history; it is also exact for the
-    /// positional value when `rep >= ply`.
+    /// Contract: `ok` and `v` are exact for the game with this history; they are also exact
+    /// for the positional value when `rep >= ply`.
     fn test(&mut self, s: &R::State, x: Score, ply: usize, bad: Side) -> Option<Res> {
         self.nodes += 1;
+        let nodes0 = self.nodes;
         self.unflushed += 1;
         if self.unflushed >= 4096 {
             self.flush();
@@ -529,31 +563,39 @@ impl<'a, R: Rules> Worker<'a, R> {
                 return None;
             }
         }
-        let yes = Some(Res {
-            ok: true,
-            rep: NO_REP,
-        });
-        let no = Some(Res {
-            ok: false,
-            rep: NO_REP,
-        });
+        let yes = |v: Score| {
+            Some(Res {
+                ok: true,
+                v,
+                rep: NO_REP,
+            })
+        };
+        let no = |v: Score| {
+            Some(Res {
+                ok: false,
+                v,
+                rep: NO_REP,
+            })
+        };
         let rules = self.rules;
         let mover = rules.turn(s);
         let mover_bad = mover == bad;
         let seeds32 = rules.seeds_on_board(s);
         let seeds = seeds32 as Score;
         let mut x = x;
-        if x == NEG_INF {
-            return yes;
-        }
         if mover_bad {
+            // The value lies in {-inf} and [-S, S].
+            if x == NEG_INF {
+                return yes(NEG_INF);
+            }
             if x > seeds {
-                return no;
+                return no(seeds);
             }
             x = x.max(-seeds);
         } else {
+            // The value lies in [-S, S] and {+inf}.
             if x <= -seeds {
-                return yes;
+                return yes(-seeds);
             }
             if x > seeds {
                 x = POS_INF;
@@ -570,6 +612,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 let v = if mover_bad { NEG_INF } else { POS_INF };
                 return Some(Res {
                     ok: v >= x,
+                    v,
                     rep: p as u32,
                 });
             }
@@ -582,20 +625,20 @@ impl<'a, R: Rules> Worker<'a, R> {
                 let v = if mover_bad { b.lo } else { b.hi };
                 // Strict mode: a positional value bounds the history game one way only.
                 if v >= x && (!strict || !mover_bad) {
-                    return yes;
+                    return yes(v);
                 }
                 if v < x && (!strict || mover_bad) {
-                    return no;
+                    return no(v);
                 }
             }
         }
         let mut tt_move = None;
         if let Some(e) = self.solver.tt.probe(key, mover_bad) {
             if e.lower >= x && (!strict || !mover_bad) {
-                return yes;
+                return yes(e.lower);
             }
             if e.upper < x && (!strict || mover_bad) {
-                return no;
+                return no(e.upper);
             }
             tt_move = e.best;
         }
@@ -611,7 +654,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.kids[depth] = kids;
             self.order[depth] = order;
             let v = rules.final_value(s);
-            return if v >= x { yes } else { no };
+            return if v >= x { yes(v) } else { no(v) };
         }
         // Move ordering: the table's move, then captures (larger first), then extra moves.
         order.clear();
@@ -627,10 +670,10 @@ impl<'a, R: Rules> Worker<'a, R> {
                 if let Some(e) = self.solver.tt.probe(rules.key(&c.state), cbad) {
                     let lower_ok = !strict || !cbad;
                     let upper_ok = !strict || cbad;
-                    if (!invert && e.lower >= xc && lower_ok)
-                        || (invert && e.upper < xc && upper_ok)
-                    {
-                        etc_hit = Some(i);
+                    if !invert && e.lower >= xc && lower_ok {
+                        etc_hit = Some((i, to_parent(e.lower, c)));
+                    } else if invert && e.upper < xc && upper_ok {
+                        etc_hit = Some((i, to_parent(e.upper, c)));
                     } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
                         score -= 1 << 19; // proven not to succeed: last
                     }
@@ -643,19 +686,21 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             order.push((score, i as u8));
         }
-        if let Some(i) = etc_hit {
+        if let Some((i, v)) = etc_hit {
             self.kids[depth] = kids;
             self.order[depth] = order;
             self.solver
                 .tt
-                .store(key, mover_bad, x, POS_INF, Some(i as u8));
-            return yes;
+                .store(key, mover_bad, v, POS_INF, Some(i as u8), 0);
+            return yes(v);
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
         self.path.truncate(ply);
         self.path.push((key, seeds32, *s));
         let mut rep = NO_REP;
         let mut ok = false;
+        // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
+        let mut v = NEG_INF;
         let mut best = None;
         let mut aborted = false;
         for &(_, i) in order.iter() {
@@ -665,12 +710,15 @@ impl<'a, R: Rules> Worker<'a, R> {
                 aborted = true;
                 break;
             };
+            let pv = to_parent(r.v, &c);
             if r.ok != invert {
                 ok = true;
                 rep = r.rep;
                 best = Some(i);
+                v = pv;
                 break;
             }
+            v = v.max(pv);
             rep = rep.min(r.rep);
         }
         self.kids[depth] = kids;
@@ -678,15 +726,43 @@ impl<'a, R: Rules> Worker<'a, R> {
         if aborted {
             return None;
         }
+        // Tighten by the exact futility bounds (the value lies in [-S, S] or is infinite
+        // for one side only).
+        if ok && !mover_bad {
+            v = v.max(-seeds);
+        }
+        if !ok && mover_bad {
+            v = v.min(seeds);
+        }
         let positional = rep >= ply as u32;
         if positional || (ok && mover_bad) || (!ok && !mover_bad) {
+            let work = work_of(self.nodes - nodes0);
             if ok {
-                self.solver.tt.store(key, mover_bad, x, POS_INF, best);
+                self.solver.tt.store(key, mover_bad, v, POS_INF, best, work);
             } else {
-                self.solver.tt.store(key, mover_bad, NEG_INF, x - 1, None);
+                self.solver.tt.store(key, mover_bad, NEG_INF, v, None, work);
             }
         }
-        Some(Res { ok, rep })
+        Some(Res { ok, v, rep })
+    }
+}
+
+/// A bound `vc` on a child's value (for the child's mover) as a bound on the value of the
+/// move for the parent's mover: `k - vc` when the turn passes (the bound flips side),
+/// `k + vc` otherwise; infinities stay infinite.
+#[inline]
+fn to_parent<R: Rules>(vc: Score, c: &Child<R>) -> Score {
+    let k = c.captured as Score;
+    if c.turn_passes {
+        match vc {
+            NEG_INF => POS_INF,
+            POS_INF => NEG_INF,
+            _ => k - vc,
+        }
+    } else if is_infinite(vc) {
+        vc
+    } else {
+        k + vc
     }
 }
 

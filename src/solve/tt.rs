@@ -15,8 +15,15 @@
 //! # Format
 //!
 //! `data`: bits 0..16 `lower` (as `u16` of an `i16` score), 16..32 `upper`, bit 32 `bad`,
-//! bits 33..41 the index of the best move found (255 = none), bit 63 set in every entry
-//! (so an all-zero slot is empty).
+//! bits 33..41 the index of the best move found (255 = none), bits 41..47 the *work* (about
+//! log2 of the nodes searched to prove the entry), bit 63 set in every entry (so an
+//! all-zero slot is empty).
+//!
+//! # Buckets and replacement
+//!
+//! Slots come in buckets of four (one 64-byte cache line). A store merges into the slot of
+//! the same key and game, else fills an empty slot, else replaces the slot of least work:
+//! entries that were expensive to prove stay.
 
 use crate::index::mix64;
 use crate::value::Score;
@@ -35,6 +42,20 @@ pub struct Entry {
 
 const VALID: u64 = 1 << 63;
 const NO_MOVE: u64 = 255;
+const WORK_SHIFT: u32 = 41;
+const WORK_MASK: u64 = 63;
+/// Slots per bucket.
+const WAYS: usize = 4;
+
+/// One cache line of slots.
+#[repr(align(64))]
+struct Bucket([[AtomicU64; 2]; WAYS]);
+
+/// The work figure of a proof that searched `nodes` nodes: `floor(log2(nodes + 1))`.
+#[inline]
+pub fn work_of(nodes: u64) -> u8 {
+    (64 - (nodes + 1).leading_zeros() - 1) as u8
+}
 
 /// The fixed-size lock-free transposition table.
 ///
@@ -43,24 +64,25 @@ const NO_MOVE: u64 = 255;
 /// ```
 /// use giuthi::solve::tt::Table;
 /// let tt = Table::new(1);
-/// tt.store(42, true, 3, 7, Some(2));
+/// tt.store(42, true, 3, 7, Some(2), 5);
 /// let e = tt.probe(42, true).expect("stored");
 /// assert_eq!((e.lower, e.upper, e.best), (3, 7, Some(2)));
 /// assert!(tt.probe(42, false).is_none());
 /// ```
 pub struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
     mask: usize,
 }
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({} slots)", self.slots.len())
+        write!(f, "Table({} slots)", self.len())
     }
 }
 
-fn pack(bad: bool, lower: Score, upper: Score, best: Option<u8>) -> u64 {
+fn pack(bad: bool, lower: Score, upper: Score, best: Option<u8>, work: u8) -> u64 {
     VALID
+        | ((work as u64).min(WORK_MASK) << WORK_SHIFT)
         | (lower as u16 as u64)
         | ((upper as u16 as u64) << 16)
         | ((bad as u64) << 32)
@@ -68,52 +90,70 @@ fn pack(bad: bool, lower: Score, upper: Score, best: Option<u8>) -> u64 {
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (a power of two of 16-byte slots; at least 1024).
+    /// A table of about `mb` megabytes (a power of two of 64-byte buckets of four 16-byte
+    /// slots; at least 1024 slots).
     pub fn new(mb: usize) -> Table {
-        let want = (mb.max(1) << 20) / 16;
-        let mut n = 1024;
+        let want = (mb.max(1) << 20) / (16 * WAYS);
+        let mut n = 1024 / WAYS;
         while n * 2 <= want {
             n *= 2;
         }
-        let slots = (0..n)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+        let buckets = (0..n)
+            .map(|_| {
+                Bucket(std::array::from_fn(|_| {
+                    [AtomicU64::new(0), AtomicU64::new(0)]
+                }))
+            })
             .collect();
-        Table { slots, mask: n - 1 }
+        Table {
+            buckets,
+            mask: n - 1,
+        }
     }
 
     /// Number of slots.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.buckets.len() * WAYS
     }
 
     /// Whether the table has no slot (never).
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.buckets.is_empty()
     }
 
     /// Empties every slot.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
+        for b in &self.buckets {
+            for s in &b.0 {
+                s[0].store(0, Ordering::Relaxed);
+                s[1].store(0, Ordering::Relaxed);
+            }
         }
     }
 
     #[inline]
-    fn slot(&self, key: u64, bad: bool) -> &[AtomicU64; 2] {
+    fn bucket(&self, key: u64, bad: bool) -> &Bucket {
         let h = mix64(key ^ (bad as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        &self.slots[(h as usize) & self.mask]
+        &self.buckets[(h as usize) & self.mask]
+    }
+
+    /// The slot of the bucket holding `key` in game `bad`, and its data.
+    #[inline]
+    fn find(b: &Bucket, key: u64, bad: bool) -> Option<(usize, u64)> {
+        for (i, s) in b.0.iter().enumerate() {
+            let kx = s[0].load(Ordering::Relaxed);
+            let data = s[1].load(Ordering::Relaxed);
+            if data & VALID != 0 && kx ^ data == key && ((data >> 32) & 1 == 1) == bad {
+                return Some((i, data));
+            }
+        }
+        None
     }
 
     /// The bounds stored for `key` in the game `bad`, if any.
     #[inline]
     pub fn probe(&self, key: u64, bad: bool) -> Option<Entry> {
-        let s = self.slot(key, bad);
-        let kx = s[0].load(Ordering::Relaxed);
-        let data = s[1].load(Ordering::Relaxed);
-        if data & VALID == 0 || kx ^ data != key || ((data >> 32) & 1 == 1) != bad {
-            return None;
-        }
+        let (_, data) = Self::find(self.bucket(key, bad), key, bad)?;
         let best = ((data >> 33) & 0xff) as u8;
         Some(Entry {
             lower: data as u16 as i16,
@@ -122,25 +162,55 @@ impl Table {
         })
     }
 
-    /// Stores bounds for `key` in game `bad`, intersected with what the slot already proves
-    /// for the same key and game (the slot is replaced otherwise).
+    /// Stores bounds for `key` in game `bad` proven with `work` (see [`work_of`]),
+    /// intersected with what the table already proves for the same key and game; otherwise
+    /// into an empty slot of the bucket or over the one of least work.
     #[inline]
-    pub fn store(&self, key: u64, bad: bool, lower: Score, upper: Score, best: Option<u8>) {
-        let (mut lo, mut hi, mut mv) = (lower, upper, best);
-        if let Some(e) = self.probe(key, bad) {
-            lo = lo.max(e.lower);
-            hi = hi.min(e.upper);
-            if mv.is_none() {
-                mv = e.best;
+    pub fn store(
+        &self,
+        key: u64,
+        bad: bool,
+        lower: Score,
+        upper: Score,
+        best: Option<u8>,
+        work: u8,
+    ) {
+        let b = self.bucket(key, bad);
+        let (mut lo, mut hi, mut mv, mut w) = (lower, upper, best, work);
+        let slot = if let Some((i, data)) = Self::find(b, key, bad) {
+            let (elo, ehi) = (data as u16 as i16, (data >> 16) as u16 as i16);
+            let ebest = ((data >> 33) & 0xff) as u8;
+            lo = lo.max(elo);
+            hi = hi.min(ehi);
+            if mv.is_none() && ebest as u64 != NO_MOVE {
+                mv = Some(ebest);
             }
+            w = w.max(((data >> WORK_SHIFT) & WORK_MASK) as u8);
             if lo > hi {
                 // Cannot happen with sound bounds; keep the new ones (hash keys may collide).
                 lo = lower;
                 hi = upper;
             }
-        }
-        let data = pack(bad, lo, hi, mv);
-        let s = self.slot(key, bad);
+            i
+        } else {
+            let mut victim = 0;
+            let mut least = u64::MAX;
+            for (i, s) in b.0.iter().enumerate() {
+                let data = s[1].load(Ordering::Relaxed);
+                if data & VALID == 0 {
+                    victim = i;
+                    break;
+                }
+                let ew = (data >> WORK_SHIFT) & WORK_MASK;
+                if ew < least {
+                    least = ew;
+                    victim = i;
+                }
+            }
+            victim
+        };
+        let data = pack(bad, lo, hi, mv, w);
+        let s = &b.0[slot];
         s[0].store(key ^ data, Ordering::Relaxed);
         s[1].store(data, Ordering::Relaxed);
     }
