@@ -42,13 +42,13 @@ fn r_kalah_6_3_published_margin() {
 }
 
 #[test]
-#[ignore = "minutes in release: cargo test --release --test kalah -- --ignored"]
+#[ignore = "about 9 minutes on 2 threads in release (measured 520 s, 1.87e9 nodes, --hash 4096 in the CLI): cargo test --release --test kalah -- --ignored"]
 fn r_kalah_6_4_published_margin() {
     assert_eq!(margin(6, 4, 2), 10, "Kalah(6,4)");
 }
 
 #[test]
-#[ignore = "long in release: cargo test --release --test kalah -- --ignored"]
+#[ignore = "not yet measured: expected hours at the speed of Kalah(6,4); cargo test --release --test kalah -- --ignored"]
 fn r_kalah_6_5_published_margin() {
     assert_eq!(margin(6, 5, 2), 12, "Kalah(6,5)");
 }
