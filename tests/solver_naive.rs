@@ -102,6 +102,8 @@ fn v3_alphabeta_equals_naive_on_random_positions() {
                     hash_mb: 1,
                     // Half of the solvers use the enhanced transposition cutoff.
                     etc: vi % 2 == 0,
+                    // A third of them order without the history heuristic.
+                    history: vi % 3 != 0,
                     ..SolverOptions::default()
                 },
             )

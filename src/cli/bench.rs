@@ -27,18 +27,22 @@ pub struct Args {
     /// costs more time than it saves, see docs/solver.md).
     #[arg(long)]
     pub etc: bool,
+    /// Switch off the history heuristic (on by default; compare node counts with it).
+    #[arg(long)]
+    pub no_history: bool,
     /// Also solve Kalah(5,4) (about ten seconds).
     #[arg(long)]
     pub long: bool,
 }
 
-fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize, etc: bool) -> (u64, i32) {
+fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize, etc: bool, history: bool) -> (u64, i32) {
     let solver = Solver::new(
         pos.rules.clone(),
         SolverOptions {
             threads: 1,
             hash_mb,
             etc,
+            history,
         },
     );
     let s = solver.solve(pos).expect("not interrupted");
@@ -54,7 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for text in SUITE.iter().chain(extra) {
         let any: AnyPosition = text.parse()?;
         let t1 = Instant::now();
-        let (nodes, margin) = with_position!(&any, p => bench_one(p, args.hash.max(1), args.etc));
+        let (nodes, margin) =
+            with_position!(&any, p => bench_one(p, args.hash.max(1), args.etc, !args.no_history));
         println!(
             "{text}  margin {margin:+}  nodes {nodes}  {:.3} s",
             t1.elapsed().as_secs_f64()

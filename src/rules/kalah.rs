@@ -191,6 +191,12 @@ impl Rules for Kalah {
     type State = KalahState;
     type Move = KalahMove;
 
+    /// The pit number.
+    #[inline]
+    fn history_slot(&self, mv: &KalahMove) -> usize {
+        mv.0 as usize % super::HISTORY_SLOTS
+    }
+
     fn name(&self) -> &'static str {
         "kalah"
     }

@@ -138,6 +138,9 @@ pub enum ParseMoveError {
     },
 }
 
+/// The number of move slots of [`Rules::history_slot`].
+pub const HISTORY_SLOTS: usize = 64;
+
 /// A game: its moves, its sowing and its end, over a `Copy` store-independent state.
 ///
 /// Contract used by the solver and the tablebases:
@@ -235,6 +238,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     ///
     /// [`ParsePositionError`] naming the field and the reason.
     fn parse_fields(variant: &str, fields: &[&str]) -> Result<Position<Self>, ParsePositionError>;
+
+    /// A small number (below [`HISTORY_SLOTS`]) naming a move independently of the position,
+    /// for the search's history heuristic (move ordering only: any value is sound). The
+    /// default puts every move in slot 0 (no history).
+    fn history_slot(&self, _mv: &Self::Move) -> usize {
+        0
+    }
 
     /// How `show` writes the contents of one pit (the seed count; Kiothi adds its marks).
     fn pit_label(&self, s: &Self::State, pit: usize) -> String {

@@ -51,6 +51,68 @@ const WAYS: usize = 4;
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; WAYS]);
 
+/// The table's memory: an anonymous memory map advised to use huge pages (2 MB on x86-64
+/// Linux), so that the random probes of a large table do not also miss the TLB on every
+/// access; an ordinary vector where the map cannot be made.
+enum Buckets {
+    Map {
+        /// Keeps the mapping alive; accessed only through `ptr`.
+        _map: memmap2::MmapMut,
+        /// The start of the mapping, taken once from `&mut` (so writes through the atomics
+        /// do not go through a shared `&[u8]`).
+        ptr: *const Bucket,
+        n: usize,
+    },
+    Vec(Vec<Bucket>),
+}
+
+impl Buckets {
+    fn new(n: usize) -> Buckets {
+        let bytes = n * std::mem::size_of::<Bucket>();
+        match memmap2::MmapOptions::new().len(bytes).map_anon() {
+            Ok(mut map) => {
+                // Advice only: a kernel without transparent huge pages keeps 4 KB pages.
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                let ptr = map.as_mut_ptr().cast::<Bucket>().cast_const();
+                Buckets::Map { _map: map, ptr, n }
+            }
+            Err(_) => Buckets::Vec(
+                (0..n)
+                    .map(|_| {
+                        Bucket(std::array::from_fn(|_| {
+                            [AtomicU64::new(0), AtomicU64::new(0)]
+                        }))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+// SAFETY: `ptr` points into the mapping owned by the same value; the memory is only
+// accessed as atomics, which are `Send` and `Sync`.
+#[allow(unsafe_code)]
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+#[allow(unsafe_code)]
+unsafe impl Sync for Buckets {}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    #[allow(unsafe_code)]
+    fn deref(&self) -> &[Bucket] {
+        match self {
+            // SAFETY: the map is `n * size_of::<Bucket>()` bytes, page-aligned (so aligned
+            // for `Bucket`'s 64 bytes), zero-filled by the kernel (all-zero `AtomicU64`s
+            // are valid empty slots), lives as long as `self`, and is only ever accessed
+            // through this shared slice of atomics (never through `&mut [u8]`).
+            Buckets::Map { ptr, n, .. } => unsafe { std::slice::from_raw_parts(*ptr, *n) },
+            Buckets::Vec(v) => v,
+        }
+    }
+}
+
 /// The work figure of a proof that searched `nodes` nodes: `floor(log2(nodes + 1))`.
 #[inline]
 pub fn work_of(nodes: u64) -> u8 {
@@ -70,7 +132,7 @@ pub fn work_of(nodes: u64) -> u8 {
 /// assert!(tt.probe(42, false).is_none());
 /// ```
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     mask: usize,
 }
 
@@ -98,13 +160,7 @@ impl Table {
         while n * 2 <= want {
             n *= 2;
         }
-        let buckets = (0..n)
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| {
-                    [AtomicU64::new(0), AtomicU64::new(0)]
-                }))
-            })
-            .collect();
+        let buckets = Buckets::new(n);
         Table {
             buckets,
             mask: n - 1,
@@ -123,7 +179,7 @@ impl Table {
 
     /// Empties every slot.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for s in &b.0 {
                 s[0].store(0, Ordering::Relaxed);
                 s[1].store(0, Ordering::Relaxed);
