@@ -612,17 +612,6 @@ impl Rules for Giuthi {
     type State = GiuthiState;
     type Move = GiuthiMove;
 
-    /// `2 * pit + (ccw as usize)`; a pass (always a lone move) is slot 0.
-    #[inline]
-    fn history_slot(&self, mv: &GiuthiMove) -> usize {
-        match *mv {
-            GiuthiMove::Sow { pit, dir } => {
-                (2 * pit as usize + usize::from(dir == Direction::Ccw)) % super::HISTORY_SLOTS
-            }
-            GiuthiMove::Pass => 0,
-        }
-    }
-
     fn name(&self) -> &'static str {
         "giuthi"
     }

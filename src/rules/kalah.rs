@@ -193,8 +193,8 @@ impl Rules for Kalah {
 
     /// The pit number.
     #[inline]
-    fn history_slot(&self, mv: &KalahMove) -> usize {
-        mv.0 as usize % super::HISTORY_SLOTS
+    fn history_slot(&self, mv: &KalahMove) -> Option<usize> {
+        Some(mv.0 as usize % super::HISTORY_SLOTS)
     }
 
     fn name(&self) -> &'static str {

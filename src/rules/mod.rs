@@ -239,11 +239,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// [`ParsePositionError`] naming the field and the reason.
     fn parse_fields(variant: &str, fields: &[&str]) -> Result<Position<Self>, ParsePositionError>;
 
-    /// A small number (below [`HISTORY_SLOTS`]) naming a move independently of the position,
-    /// for the search's history heuristic (move ordering only: any value is sound). The
-    /// default puts every move in slot 0 (no history).
-    fn history_slot(&self, _mv: &Self::Move) -> usize {
-        0
+    /// A small number (below [`HISTORY_SLOTS`]) naming a move independently of the
+    /// position, for the search's history heuristic (move ordering only: any value is
+    /// sound), or `None` (the default) where the rules are better ordered without it.
+    /// Kalah names its pits; Giuthi does not, because a relay sowing's effect depends on
+    /// the whole board and the history heuristic cost nodes there (docs/solver.md).
+    fn history_slot(&self, _mv: &Self::Move) -> Option<usize> {
+        None
     }
 
     /// How `show` writes the contents of one pit (the seed count; Kiothi adds its marks).

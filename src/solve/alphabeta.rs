@@ -506,7 +506,13 @@ struct Worker<'a, R: Rules> {
     solver: &'a Solver<R>,
     rules: &'a R,
     id: usize,
-    path: Vec<(u64, u32, R::State)>,
+    /// The states of the path: `(key, seeds on the board, state, previous entry of the
+    /// same hash slot)`.
+    path: Vec<(u64, u32, R::State, u32)>,
+    /// For each slot of a small hash of the keys, the newest path entry in that slot
+    /// (`NO_ENTRY`: none): a repetition check follows this chain instead of scanning the
+    /// whole path (which is what it cost in long seed-conserving stretches of Giuthi).
+    last_in_slot: Vec<u32>,
     base: usize,
     kids: Vec<Vec<Child<R>>>,
     order: Vec<Vec<(i64, u8)>>,
@@ -523,16 +529,21 @@ struct Worker<'a, R: Rules> {
 impl<'a, R: Rules> Worker<'a, R> {
     fn new(solver: &'a Solver<R>, id: usize, history: &[R::State], done: &'a AtomicBool) -> Self {
         let rules = &solver.rules;
-        let path: Vec<_> = history
-            .iter()
-            .map(|s| (rules.key(s), rules.seeds_on_board(s), *s))
-            .collect();
+        let mut path = Vec::with_capacity(history.len());
+        let mut last_in_slot = vec![NO_ENTRY; PATH_FILTER];
+        for s in history {
+            let key = rules.key(s);
+            let slot = path_slot(key);
+            path.push((key, rules.seeds_on_board(s), *s, last_in_slot[slot]));
+            last_in_slot[slot] = (path.len() - 1) as u32;
+        }
         let base = path.len();
         Worker {
             solver,
             rules,
             id,
             path,
+            last_in_slot,
             base,
             kids: Vec::new(),
             order: Vec::new(),
@@ -548,6 +559,24 @@ impl<'a, R: Rules> Worker<'a, R> {
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             done,
         }
+    }
+
+    /// Shortens the path to `len` states, keeping the slot chains in step.
+    #[inline]
+    fn truncate_path(&mut self, len: usize) {
+        while self.path.len() > len {
+            if let Some((k, _, _, prev)) = self.path.pop() {
+                self.last_in_slot[path_slot(k)] = prev;
+            }
+        }
+    }
+
+    /// Appends a state to the path.
+    #[inline]
+    fn push_path(&mut self, key: u64, seeds: u32, s: &R::State) {
+        let slot = path_slot(key);
+        self.path.push((key, seeds, *s, self.last_in_slot[slot]));
+        self.last_in_slot[slot] = (self.path.len() - 1) as u32;
     }
 
     fn flush(&mut self) {
@@ -625,10 +654,15 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         let key = rules.key(s);
-        // G10: a repetition of a state on the path ends the game.
-        for p in (0..ply).rev() {
-            let (k2, s2, st2) = &self.path[p];
+        // G10: a repetition of a state on the path ends the game. `path[ply..]` are stale
+        // entries of earlier siblings: drop them first (keeping the chains exact). Only the
+        // entries of the key's hash slot are visited, newest first.
+        self.truncate_path(ply);
+        let mut p = self.last_in_slot[path_slot(key)];
+        while p != NO_ENTRY {
+            let (k2, s2, st2, prev) = &self.path[p as usize];
             if *s2 != seeds32 {
+                // Older entries hold more seeds: none can repeat this state.
                 break;
             }
             if *k2 == key && st2 == s {
@@ -636,9 +670,10 @@ impl<'a, R: Rules> Worker<'a, R> {
                 return Some(Res {
                     ok: v >= x,
                     v,
-                    rep: p as u32,
+                    rep: p,
                 });
             }
+            p = *prev;
         }
         // Seeds never increase: a history state with more seeds than this node cannot come
         // back, so positional bounds are exact here for this history.
@@ -687,10 +722,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         let side = mover.index();
         for (i, c) in kids.iter().enumerate() {
             let tactical = 4 * c.captured as i64 + if c.turn_passes { 0 } else { 2 };
-            let h = if history {
-                self.history[mover_bad as usize][side][rules.history_slot(&c.mv)] as i64
-            } else {
-                0
+            let h = match rules.history_slot(&c.mv) {
+                Some(slot) if history => self.history[mover_bad as usize][side][slot] as i64,
+                _ => 0,
             };
             // Table move, then captures (larger first), then extra moves, then history.
             let mut score = (tactical << 32) + h;
@@ -728,8 +762,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             return yes(v);
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
-        self.path.truncate(ply);
-        self.path.push((key, seeds32, *s));
+        self.truncate_path(ply);
+        self.push_path(key, seeds32, s);
         let mut rep = NO_REP;
         let mut ok = false;
         // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
@@ -749,16 +783,17 @@ impl<'a, R: Rules> Worker<'a, R> {
                 rep = r.rep;
                 best = Some(i);
                 v = pv;
-                if history && r.rep as usize > ply {
+                if let (true, Some(slot)) =
+                    (history && r.rep as usize > ply, rules.history_slot(&c.mv))
+                {
                     // Weighted by the square of the work (log2 of the nodes) of the cutoff;
                     // not for cutoffs by a repetition of the path (they say nothing about
                     // the move elsewhere).
                     let w = work_of(self.nodes - nodes0) as u32 + 1;
                     let w = w * w;
-                    let slot =
-                        &mut self.history[mover_bad as usize][side][rules.history_slot(&c.mv)];
-                    *slot = slot.saturating_add(w);
-                    if *slot >= 1 << 30 {
+                    let h = &mut self.history[mover_bad as usize][side][slot];
+                    *h = h.saturating_add(w);
+                    if *h >= 1 << 30 {
                         self.history
                             .iter_mut()
                             .flatten()
@@ -832,6 +867,18 @@ fn child_threshold<R: Rules>(x: Score, c: &Child<R>) -> (Score, bool) {
         let xc = if is_infinite(x) { x } else { x - k };
         (xc, false)
     }
+}
+
+/// Hash slots of the path's repetition chains (a power of two; 16 KB, in L1 cache).
+const PATH_FILTER: usize = 1 << 12;
+
+/// No path entry.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// The filter slot of a state key (the top bits of a multiplicative hash).
+#[inline]
+fn path_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize
 }
 
 /// Formats moves as a space-free list for printing.
