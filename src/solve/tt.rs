@@ -24,10 +24,73 @@
 //! Slots come in buckets of four (one 64-byte cache line). A store merges into the slot of
 //! the same key and game, else fills an empty slot, else replaces the slot of least work:
 //! entries that were expensive to prove stay.
+//!
+//! # Saving and loading ([`Table::write_to`], [`Table::read_from`])
+//!
+//! Every entry is a proven bound on a positional value of the rules it was searched under,
+//! so a snapshot taken at any moment, even while threads store into the table, is a set of
+//! valid facts for the same rules (a slot torn by a concurrent store fails the key check
+//! and reads as a miss, in the snapshot as in the live table). The saved form, all
+//! integers little-endian:
+//!
+//! | bytes | field | meaning |
+//! |---|---|---|
+//! | 0..8 | magic | `GIUTHITT` |
+//! | 8..10 | version | [`TABLE_FORMAT_VERSION`] (the slot layout of `# Format` above) |
+//! | 10..16 | reserved | zero |
+//! | 16..24 | slots | number of slots: a power of two, at least 1024 |
+//! | 24.. | slots | per slot, the word `key ^ data` then the word `data` (16 bytes) |
+//! | end - 8.. | checksum | [`crate::checksum::checksum`] of the slot bytes |
+//!
+//! # Stability
+//!
+//! [`TABLE_FORMAT_VERSION`] changes whenever the meaning of a slot changes (the packing of
+//! `data`, the bucket of a key, what a stored bound means); a reader refuses other
+//! versions.
 
+use crate::checksum::Checksum;
 use crate::index::mix64;
 use crate::value::Score;
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The magic bytes that open a saved table.
+pub const TABLE_MAGIC: [u8; 8] = *b"GIUTHITT";
+/// The version of the saved table (and of the slot layout) this code writes and reads.
+pub const TABLE_FORMAT_VERSION: u16 = 1;
+/// Bytes of a saved table before the slots.
+pub const TABLE_HEADER_BYTES: u64 = 24;
+/// The most slots a saved table may claim (16 GiB, the CLI's largest `--hash`).
+pub const MAX_SLOTS: u64 = (16384 << 20) / 16;
+
+/// Why a saved table could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableFileError {
+    /// Reading failed (a truncated table reads as an unexpected end of file).
+    #[error("reading the table: {0}")]
+    Io(#[from] std::io::Error),
+    /// The table does not start with `GIUTHITT`.
+    #[error("the table does not start with the magic GIUTHITT")]
+    BadMagic,
+    /// A table layout this build does not read.
+    #[error("table format version {found}, this build reads version {expected}")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u16,
+        /// [`TABLE_FORMAT_VERSION`].
+        expected: u16,
+    },
+    /// A slot count that is not a power of two in `1024..=MAX_SLOTS`.
+    #[error("impossible slot count {0}")]
+    BadSlotCount(u64),
+    /// The memory for the table could not be reserved.
+    #[error("cannot allocate a table of {0} slots")]
+    Alloc(u64),
+    /// The slots do not match their checksum.
+    #[error("table checksum mismatch: the table is corrupt")]
+    ChecksumMismatch,
+}
 
 /// One probe result: proven bounds on the positional value and a move hint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +113,15 @@ const WAYS: usize = 4;
 /// One cache line of slots.
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; WAYS]);
+
+/// Buckets a save or load handles at once (64 KiB).
+const CHUNK_BUCKETS: usize = 1024;
+
+fn empty_bucket() -> Bucket {
+    Bucket(std::array::from_fn(|_| {
+        [AtomicU64::new(0), AtomicU64::new(0)]
+    }))
+}
 
 /// The work figure of a proof that searched `nodes` nodes: `floor(log2(nodes + 1))`.
 #[inline]
@@ -98,17 +170,128 @@ impl Table {
         while n * 2 <= want {
             n *= 2;
         }
-        let buckets = (0..n)
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| {
-                    [AtomicU64::new(0), AtomicU64::new(0)]
-                }))
-            })
-            .collect();
+        let buckets = (0..n).map(|_| empty_bucket()).collect();
         Table {
             buckets,
             mask: n - 1,
         }
+    }
+
+    /// Bytes of memory the slots take (16 a slot).
+    pub fn size_bytes(&self) -> u64 {
+        self.len() as u64 * 16
+    }
+
+    /// Bytes of the saved form ([`Table::write_to`]) of a table of `slots` slots.
+    pub fn saved_bytes(slots: u64) -> u64 {
+        TABLE_HEADER_BYTES + 16 * slots + 8
+    }
+
+    /// Writes the table (a snapshot, see the module's `# Saving and loading`); returns
+    /// the number of slots in use.
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::tt::Table;
+    /// let tt = Table::new(1);
+    /// tt.store(42, true, 3, 7, Some(2), 5);
+    /// let mut bytes = Vec::new();
+    /// assert_eq!(tt.write_to(&mut bytes)?, 1);
+    /// assert_eq!(&bytes[..10], b"GIUTHITT\x01\x00");
+    /// assert_eq!(bytes.len() as u64, Table::saved_bytes(tt.len() as u64));
+    /// let back = Table::read_from(&mut bytes.as_slice())?;
+    /// assert_eq!(back.len(), tt.len());
+    /// assert_eq!(back.probe(42, true), tt.probe(42, true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_to(&self, w: &mut impl Write) -> std::io::Result<u64> {
+        let mut head = [0u8; TABLE_HEADER_BYTES as usize];
+        head[0..8].copy_from_slice(&TABLE_MAGIC);
+        head[8..10].copy_from_slice(&TABLE_FORMAT_VERSION.to_le_bytes());
+        head[16..24].copy_from_slice(&(self.len() as u64).to_le_bytes());
+        w.write_all(&head)?;
+        let mut sum = Checksum::new();
+        let mut used = 0;
+        let mut buf = Vec::with_capacity(CHUNK_BUCKETS * 64);
+        for chunk in self.buckets.chunks(CHUNK_BUCKETS) {
+            buf.clear();
+            for b in chunk {
+                for s in &b.0 {
+                    // Two separate loads: a store between them tears the slot, which then
+                    // fails the key check on load (a miss), as it would here.
+                    let kx = s[0].load(Ordering::Relaxed);
+                    let data = s[1].load(Ordering::Relaxed);
+                    used += (data & VALID != 0) as u64;
+                    buf.extend_from_slice(&kx.to_le_bytes());
+                    buf.extend_from_slice(&data.to_le_bytes());
+                }
+            }
+            sum.update(&buf);
+            w.write_all(&buf)?;
+        }
+        w.write_all(&sum.finish().to_le_bytes())?;
+        Ok(used)
+    }
+
+    /// Reads a table written by [`Table::write_to`], checking the magic, the version, the
+    /// slot count and the checksum (only a table that passes every check is returned).
+    ///
+    /// # Errors
+    ///
+    /// [`TableFileError`] naming the check that failed.
+    pub fn read_from(r: &mut impl Read) -> Result<Table, TableFileError> {
+        let mut head = [0u8; TABLE_HEADER_BYTES as usize];
+        r.read_exact(&mut head)?;
+        if head[0..8] != TABLE_MAGIC {
+            return Err(TableFileError::BadMagic);
+        }
+        let version = u16::from_le_bytes([head[8], head[9]]);
+        if version != TABLE_FORMAT_VERSION {
+            return Err(TableFileError::UnsupportedVersion {
+                found: version,
+                expected: TABLE_FORMAT_VERSION,
+            });
+        }
+        let slots = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        if !slots.is_power_of_two() || !(1024..=MAX_SLOTS).contains(&slots) {
+            return Err(TableFileError::BadSlotCount(slots));
+        }
+        let n = (slots / WAYS as u64) as usize;
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|_| TableFileError::Alloc(slots))?;
+        let mut sum = Checksum::new();
+        let mut buf = vec![0u8; CHUNK_BUCKETS * 64];
+        let mut left = n;
+        while left > 0 {
+            let take = left.min(CHUNK_BUCKETS);
+            let bytes = &mut buf[..take * 64];
+            r.read_exact(bytes)?;
+            sum.update(bytes);
+            for b in bytes.chunks_exact(64) {
+                let word =
+                    |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
+                buckets.push(Bucket(std::array::from_fn(|s| {
+                    [AtomicU64::new(word(2 * s)), AtomicU64::new(word(2 * s + 1))]
+                })));
+            }
+            left -= take;
+        }
+        let mut tail = [0u8; 8];
+        r.read_exact(&mut tail)?;
+        if u64::from_le_bytes(tail) != sum.finish() {
+            return Err(TableFileError::ChecksumMismatch);
+        }
+        Ok(Table {
+            buckets,
+            mask: n - 1,
+        })
     }
 
     /// Number of slots.
