@@ -193,6 +193,8 @@ pub struct Solver<R: Rules> {
     progress: Mutex<Option<Progress>>,
     /// Where the next [`Solver::bounds`] starts (taken by it).
     resume: Mutex<Option<Progress>>,
+    /// Driver tests left before the stop flag is raised (0: no such limit).
+    stop_after_tests: AtomicU64,
 }
 
 impl<R: Rules> Solver<R> {
@@ -208,6 +210,27 @@ impl<R: Rules> Solver<R> {
             status: Mutex::new(String::new()),
             progress: Mutex::new(None),
             resume: Mutex::new(None),
+            stop_after_tests: AtomicU64::new(0),
+        }
+    }
+
+    /// Raises the stop flag once `n` more null-window tests of the MTD(f) driver
+    /// ([`Solver::bounds`]) have been answered (0: never), as Ctrl-C would: the next test
+    /// is then interrupted. With one thread the point of interruption is reproducible,
+    /// which is what tests of [`Solver::resume_from`] need.
+    pub fn stop_after_tests(self, n: u64) -> Solver<R> {
+        self.stop_after_tests.store(n, Ordering::Relaxed);
+        self
+    }
+
+    /// Counts one answered driver test for [`Solver::stop_after_tests`].
+    fn count_test(&self) {
+        let left = self.stop_after_tests.load(Ordering::Relaxed);
+        if left > 0 {
+            self.stop_after_tests.store(left - 1, Ordering::Relaxed);
+            if left == 1 {
+                self.stop.store(true, Ordering::Relaxed);
+            }
         }
     }
 
@@ -381,6 +404,7 @@ impl<R: Rules> Solver<R> {
                 }
                 None => return Err((lower, upper)),
             }
+            self.count_test();
         }
         Ok(lower)
     }
