@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints (with --checkpoint).
-    #[arg(long, value_name = "SECONDS", default_value_t = 600,
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: u64,
     /// Tests only: stop as Ctrl-C would once this many null-window tests of the bounds
@@ -605,8 +605,10 @@ fn solve_checkpointed<R: OracleFor>(
             base_secs + t0.elapsed().as_secs_f64(),
         );
         let w = ckpt.write(path, solver.table())?;
+        // Over the spinner's line, if one is drawn (it redraws itself below).
+        let clear = if c.progress { "\r\x1b[2K" } else { "" };
         eprintln!(
-            "checkpoint {}: written: {}; {} bytes, {} of {} table slots used, {:.2} s to write",
+            "{clear}checkpoint {}: written: {}; {} bytes, {} of {} table slots used, {:.2} s to write",
             path.display(),
             ranges(&progress),
             w.bytes,
@@ -641,9 +643,8 @@ fn solve_checkpointed<R: OracleFor>(
     });
     let session_secs = t0.elapsed().as_secs_f64();
     let session_nodes = solver.nodes();
-    if let Some(p) = solver.progress() {
-        write(p)?;
-    }
+    // The last checkpoint; a failure is reported after the solution is printed.
+    let written = solver.progress().map_or(Ok(()), write);
     eprintln!(
         "checkpoint {}: this run {session_nodes} nodes in {session_secs:.3} s; all runs \
          {} nodes in {:.3} s",
@@ -651,19 +652,22 @@ fn solve_checkpointed<R: OracleFor>(
         base_nodes + session_nodes,
         base_secs + session_secs
     );
-    match result {
+    let code = match result {
         Ok(mut sol) => {
             sol.nodes += base_nodes;
             print_solution(pos, &sol, base_secs + session_secs, json);
-            Ok(0)
+            0
         }
         Err(e) => {
             eprintln!("{pos}: {e}");
-            eprintln!(
-                "checkpoint {}: run the same command again to resume",
-                path.display()
-            );
-            Ok(130)
+            if written.is_ok() {
+                eprintln!(
+                    "checkpoint {}: run the same command again to resume",
+                    path.display()
+                );
+            }
+            130
         }
-    }
+    };
+    written.map(|()| code)
 }
