@@ -137,6 +137,35 @@ fn table_round_trip_keeps_every_slot() {
     }
 }
 
+/// A table carried into a larger one keeps every entry; into a smaller one, it keeps
+/// only stored entries (some are lost to replacement, none is changed).
+#[test]
+fn absorb_into_other_sizes() {
+    let tt = Table::new(2);
+    let key = |k: u64| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x77;
+    for k in 0..40_000u64 {
+        let lo = (k % 40) as i16 - 20;
+        tt.store(key(k), k % 2 == 0, lo, lo + 3, None, (k % 25) as u8);
+    }
+    let big = Table::new(4);
+    let small = Table::new(1);
+    assert!(small.len() < tt.len() && big.len() > tt.len());
+    let offered = big.absorb(&tt);
+    assert_eq!(small.absorb(&tt), offered);
+    let (mut in_tt, mut in_small) = (0, 0);
+    for k in 0..40_000u64 {
+        let e = tt.probe(key(k), k % 2 == 0);
+        in_tt += e.is_some() as u64;
+        assert_eq!(big.probe(key(k), k % 2 == 0), e, "key {k}");
+        if let Some(s) = small.probe(key(k), k % 2 == 0) {
+            in_small += 1;
+            assert_eq!(Some(s), e, "key {k}");
+        }
+    }
+    assert_eq!(in_tt, offered);
+    assert!(in_small > 0 && in_small < in_tt);
+}
+
 /// A snapshot taken while threads store into the table holds only entries that were
 /// stored: a slot torn by a concurrent store reads as a miss, never as a wrong entry.
 #[test]
@@ -495,12 +524,31 @@ fn cli_interrupted_resumed_and_rerun() {
         assert_eq!(got[key], want[key], "{key}");
     }
 
-    // Once more: the finished checkpoint answers with almost no nodes.
+    // Once more: the finished checkpoint answers with almost no nodes. A stale temporary
+    // file (a crash while writing) is simply replaced.
+    std::fs::write(dir.path().join("ck.bin.tmp"), b"half a checkpoint").expect("write");
     let (code, out, err) = giuthi(&args);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["pv"], want["pv"]);
     let fresh_nodes = want["nodes"].as_u64().expect("nodes");
     assert!(run_nodes(&err) * 100 < fresh_nodes, "{err}");
+    assert!(!dir.path().join("ck.bin.tmp").exists());
+
+    // With another --hash, the file's entries move into a table of that size.
+    let mut args = args.clone();
+    args[5] = "2";
+    let (code, out, err) = giuthi(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--hash 2: the ") && err.contains("into a 2 MB table"),
+        "{err}"
+    );
+    assert_eq!(json_of(&out)["best_moves"], want["best_moves"]);
+    assert!(run_nodes(&err) * 100 < fresh_nodes, "{err}");
+    assert_eq!(
+        std::fs::metadata(&ck).expect("written").len(),
+        (2 << 20) + G2X4X3.len() as u64 + 72 + 32
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use giuthi::solve::alphabeta::{
     moves_to_strings, Interrupted, Progress, Solution, Solver, SolverOptions,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
+use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::TablebaseSet;
 use giuthi::value::{fmt_score, Score, NEG_INF, POS_INF};
@@ -561,23 +562,32 @@ fn solve_checkpointed<R: OracleFor>(
             }
         };
         let mb = table.size_bytes() as f64 / (1u64 << 20) as f64;
-        let note = if c.hash_given && (c.hash_mb as f64 - mb).abs() > 0.5 {
-            format!(
-                " (--hash {} ignored: the table of the checkpoint is used)",
-                c.hash_mb
-            )
-        } else {
-            String::new()
-        };
         eprintln!(
             "checkpoint {}: resuming {}: {}; {} nodes in {:.1} s so far; table {mb:.0} MB \
-             from the file{note}",
+             from the file",
             path.display(),
             prior.position,
             ranges(&prior.progress),
             prior.nodes,
             prior.seconds
         );
+        let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
+            // An explicit --hash of another size: carry the entries over.
+            let t = Instant::now();
+            let resized = Table::new(c.hash_mb);
+            let n = resized.absorb(&table);
+            eprintln!(
+                "checkpoint {}: --hash {}: the {n} entries of the file's table stored into \
+                 a {:.0} MB table in {:.2} s",
+                path.display(),
+                c.hash_mb,
+                resized.size_bytes() as f64 / (1u64 << 20) as f64,
+                t.elapsed().as_secs_f64()
+            );
+            resized
+        } else {
+            table
+        };
         // The file's table replaces the one make_solver allocates: keep that one small.
         c.hash_mb = 1;
         resumed = Some((prior, table));

@@ -165,16 +165,57 @@ impl Table {
     /// A table of about `mb` megabytes (a power of two of 64-byte buckets of four 16-byte
     /// slots; at least 1024 slots).
     pub fn new(mb: usize) -> Table {
-        let want = (mb.max(1) << 20) / (16 * WAYS);
-        let mut n = 1024 / WAYS;
-        while n * 2 <= want {
-            n *= 2;
-        }
+        let n = Table::slots_for_mb(mb) / WAYS;
         let buckets = (0..n).map(|_| empty_bucket()).collect();
         Table {
             buckets,
             mask: n - 1,
         }
+    }
+
+    /// Stores every entry of `other` into this table, with the merge and replacement
+    /// rules of [`Table::store`]: carries a saved table into a table of another size
+    /// (into a smaller one, the entries of least work are the ones lost). Returns the
+    /// number of entries offered. A slot of `other` whose key does not hash to the bucket
+    /// it sits in (a slot torn by a concurrent store) is skipped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::tt::Table;
+    /// let small = Table::new(1);
+    /// small.store(42, true, 3, 7, Some(2), 5);
+    /// let big = Table::new(2);
+    /// assert_eq!(big.absorb(&small), 1);
+    /// assert_eq!(big.probe(42, true), small.probe(42, true));
+    /// ```
+    pub fn absorb(&self, other: &Table) -> u64 {
+        let mut offered = 0;
+        for (i, b) in other.buckets.iter().enumerate() {
+            for s in &b.0 {
+                let kx = s[0].load(Ordering::Relaxed);
+                let data = s[1].load(Ordering::Relaxed);
+                if data & VALID == 0 {
+                    continue;
+                }
+                let key = kx ^ data;
+                let bad = (data >> 32) & 1 == 1;
+                if !std::ptr::eq(other.bucket(key, bad), &other.buckets[i]) {
+                    continue;
+                }
+                let best = ((data >> 33) & 0xff) as u8;
+                self.store(
+                    key,
+                    bad,
+                    data as u16 as i16,
+                    (data >> 16) as u16 as i16,
+                    (best as u64 != NO_MOVE).then_some(best),
+                    ((data >> WORK_SHIFT) & WORK_MASK) as u8,
+                );
+                offered += 1;
+            }
+        }
+        offered
     }
 
     /// Bytes of memory the slots take (16 a slot).
@@ -292,6 +333,16 @@ impl Table {
             buckets,
             mask: n - 1,
         })
+    }
+
+    /// The number of slots of [`Table::new`]`(mb)`.
+    pub fn slots_for_mb(mb: usize) -> usize {
+        let want = (mb.max(1) << 20) / (16 * WAYS);
+        let mut n = 1024 / WAYS;
+        while n * 2 <= want {
+            n *= 2;
+        }
+        n * WAYS
     }
 
     /// Number of slots.
