@@ -273,6 +273,25 @@ fn checkpoint_round_trip_and_no_temporary_left() {
         (13, giuthi::value::POS_INF)
     );
     assert!(!dir.path().join("ck.bin.tmp").exists());
+    // The bytes of the header (docs/solver.md, Checkpoints).
+    let b = std::fs::read(&path).expect("read");
+    let text = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6";
+    assert_eq!(&b[..16], b"GIUTHICK\x01\x00\x00\x00\x20\x00\x00\x00");
+    assert_eq!(&b[16..48], text.as_bytes());
+    // lo = +13, hi = +inf (32767), guess, reserved.
+    assert_eq!(
+        &b[48..58],
+        &[13, 0, 13, 0, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f]
+    );
+    assert_eq!(&b[58..64], &[0; 6]);
+    assert_eq!(
+        u64::from_le_bytes(b[64..72].try_into().expect("8")),
+        ck.nodes
+    );
+    assert_eq!(f64::from_le_bytes(b[72..80].try_into().expect("8")), 0.5);
+    let table_bytes = u64::from_le_bytes(b[88..96].try_into().expect("8"));
+    assert_eq!(&b[96..104], b"GIUTHITT");
+    assert_eq!(b.len() as u64, 96 + table_bytes + 8);
 }
 
 #[test]
