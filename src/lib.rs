@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod checksum;
 pub mod index;
 pub mod notation;
 pub mod perft;

@@ -6,10 +6,14 @@ use giuthi::rules::giuthi::Giuthi;
 use giuthi::rules::kalah::Kalah;
 use giuthi::rules::kiothi::Kiothi;
 use giuthi::rules::Rules;
-use giuthi::solve::alphabeta::{moves_to_strings, Interrupted, Solution, Solver, SolverOptions};
+use giuthi::solve::alphabeta::{
+    moves_to_strings, Interrupted, Progress, Solution, Solver, SolverOptions,
+};
+use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
+use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::TablebaseSet;
-use giuthi::value::{fmt_score, NEG_INF, POS_INF};
+use giuthi::value::{fmt_score, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -24,7 +28,9 @@ use std::time::{Duration, Instant};
     giuthi solve positions/compositions.txt               # every line of a file\n  \
     giuthi solve --check positions/compositions.txt       # exit 1 on a mismatch\n  \
     giuthi solve --json --threads 1 \"kalah 2,2,2/2,2,2 S 0,0\"\n  \
-    giuthi solve --tb tb5 \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\"  # with tablebases\n\n\
+    giuthi solve --tb tb5 \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\"  # with tablebases\n  \
+    giuthi solve \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\" --checkpoint ck.bin  # resumable: \
+    after Ctrl-C or a crash, run the same command again\n\n\
     lo/hi: RULES.md V2 for the side to move (future margin when a repetition is the worst / \
     best outcome for the mover); margin: the exact final margin for the side to move, \
     captured seeds included (V3); best: every move reaching it, the position counted as \
@@ -38,6 +44,19 @@ pub struct Args {
     /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
     #[arg(long)]
     pub check: bool,
+    /// Save the search to FILE every --checkpoint-every seconds, on Ctrl-C and at the end;
+    /// if FILE exists, check it and resume from it (one POSITION only, not a file of
+    /// positions; docs/solver.md, Checkpoints).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints (with --checkpoint).
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: u64,
+    /// Tests only: stop as Ctrl-C would once this many null-window tests of the bounds
+    /// have been answered in this run (reproducible with --threads 1).
+    #[arg(long, hide = true, value_name = "TESTS")]
+    pub stop_after_tests: Option<u64>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -48,9 +67,10 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
-    pub hash: u32,
+    /// Transposition table size in megabytes, 1 to 16384 (default 64; a resumed
+    /// --checkpoint keeps the size of its table).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: Option<u32>,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -66,17 +86,24 @@ impl SearchArgs {
     pub(super) fn common(&self, json: bool) -> Common {
         Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
-            hash_mb: self.hash as usize,
+            hash_mb: self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize),
+            hash_given: self.hash.is_some(),
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
         }
     }
 }
 
+/// `--hash` when not given.
+const DEFAULT_HASH_MB: usize = 64;
+
 /// Options shared by solve, analyze and bestmove.
+#[derive(Clone)]
 pub(super) struct Common {
     pub threads: usize,
     pub hash_mb: usize,
+    /// Whether `--hash` was given.
+    pub hash_given: bool,
     pub progress: bool,
     /// Tablebase folder to probe (`--tb`).
     pub tb: Option<PathBuf>,
@@ -382,10 +409,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             ));
         }
         let any = read_position(&args.input)?;
+        if let Some(file) = &args.checkpoint {
+            let ck = CheckpointArgs {
+                path: file,
+                every: Duration::from_secs(args.checkpoint_every),
+                stop_after_tests: args.stop_after_tests,
+            };
+            return with_position!(&any, p => solve_checkpointed(p, &c, &ck, args.json));
+        }
         return Ok(match solve_any(&any, &c, args.json, true)? {
             Ok(_) => 0,
             Err(code) => code,
         });
+    }
+    if args.checkpoint.is_some() {
+        return Err(usage(format!(
+            "--checkpoint saves the search of one POSITION; {} is a file of positions",
+            path.display()
+        )));
     }
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -443,4 +484,200 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
     }
     Ok(if mismatches > 0 { 1 } else { 0 })
+}
+
+/// The `--checkpoint` options.
+struct CheckpointArgs<'a> {
+    path: &'a Path,
+    every: Duration,
+    stop_after_tests: Option<u64>,
+}
+
+/// A proven range in words: one value, or `in [a, b]`.
+fn range(r: (Score, Score)) -> String {
+    if r.0 == r.1 {
+        fmt_score(r.0)
+    } else {
+        format!("in [{}, {}]", fmt_score(r.0), fmt_score(r.1))
+    }
+}
+
+/// The proven ranges in words.
+fn ranges(p: &Progress) -> String {
+    format!("lo {}, hi {}", range(p.lo), range(p.hi))
+}
+
+/// Checks that a checkpoint can be written at `path` before a long search starts: the
+/// folder exists and a file can be created beside `path`.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(usage(format!(
+            "--checkpoint {}: no such folder {}",
+            path.display(),
+            dir.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(usage(format!(
+            "--checkpoint {}: is a folder, not a file",
+            path.display()
+        )));
+    }
+    let tmp = temp_path(path);
+    std::fs::File::create(&tmp)
+        .with_context(|| format!("--checkpoint: cannot write {}", tmp.display()))?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// Solves one position with checkpoints: resumes from the file if it exists (after every
+/// check of [`Checkpoint::read_for`]), writes it every `every`, on Ctrl-C and at the end.
+/// Messages about the checkpoint go to stderr; stdout is as without `--checkpoint`, with
+/// the nodes and seconds of every run added up. Returns the exit code.
+fn solve_checkpointed<R: OracleFor>(
+    pos: &Position<R>,
+    c: &Common,
+    ck: &CheckpointArgs,
+    json: bool,
+) -> anyhow::Result<i32> {
+    let path = ck.path;
+    let mut c = c.clone();
+    let mut resumed = None;
+    if path.exists() {
+        let (prior, table) = match Checkpoint::read_for(path, pos) {
+            Ok(x) => x,
+            // Could not read it (permissions...): a failure, not a bad argument.
+            Err(e @ CheckpointError::Io { .. }) => {
+                return Err(anyhow::Error::new(e).context("--checkpoint"))
+            }
+            Err(e) => {
+                return Err(usage(format!(
+                    "--checkpoint: {e}; nothing was resumed (move or delete the file to \
+                     start afresh)"
+                )))
+            }
+        };
+        let mb = table.size_bytes() as f64 / (1u64 << 20) as f64;
+        eprintln!(
+            "checkpoint {}: resuming {}: {}; {} nodes in {:.1} s so far; table {mb:.0} MB \
+             from the file",
+            path.display(),
+            prior.position,
+            ranges(&prior.progress),
+            prior.nodes,
+            prior.seconds
+        );
+        let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
+            // An explicit --hash of another size: carry the entries over.
+            let t = Instant::now();
+            let resized = Table::new(c.hash_mb);
+            let n = resized.absorb(&table);
+            eprintln!(
+                "checkpoint {}: --hash {}: the {n} entries of the file's table stored into \
+                 a {:.0} MB table in {:.2} s",
+                path.display(),
+                c.hash_mb,
+                resized.size_bytes() as f64 / (1u64 << 20) as f64,
+                t.elapsed().as_secs_f64()
+            );
+            resized
+        } else {
+            table
+        };
+        // The file's table replaces the one make_solver allocates: keep that one small.
+        c.hash_mb = 1;
+        resumed = Some((prior, table));
+    } else {
+        check_writable(path)?;
+    }
+    let mut solver = make_solver(pos, &c)?;
+    let (base_nodes, base_secs) = match resumed {
+        Some((prior, table)) => {
+            solver = solver.with_table(table).resume_from(prior.progress);
+            (prior.nodes, prior.seconds)
+        }
+        None => (0, 0.0),
+    };
+    if let Some(n) = ck.stop_after_tests {
+        solver = solver.stop_after_tests(n);
+    }
+    let t0 = Instant::now();
+    let write = |progress: Progress| -> anyhow::Result<()> {
+        let t = Instant::now();
+        let ckpt = Checkpoint::of(
+            pos,
+            progress,
+            base_nodes + solver.nodes(),
+            base_secs + t0.elapsed().as_secs_f64(),
+        );
+        let w = ckpt.write(path, solver.table())?;
+        // Over the spinner's line, if one is drawn (it redraws itself below).
+        let clear = if c.progress { "\r\x1b[2K" } else { "" };
+        eprintln!(
+            "{clear}checkpoint {}: written: {}; {} bytes, {} of {} table slots used, {:.2} s to write",
+            path.display(),
+            ranges(&progress),
+            w.bytes,
+            w.used_slots,
+            solver.table().len(),
+            t.elapsed().as_secs_f64()
+        );
+        Ok(())
+    };
+    let done = AtomicBool::new(false);
+    let result = with_progress(&solver, c.progress, || {
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut last = Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20));
+                    if last.elapsed() >= ck.every {
+                        if let Some(p) = solver.progress() {
+                            // A failed periodic write is reported; the search goes on.
+                            if let Err(e) = write(p) {
+                                eprintln!("checkpoint {}: not written: {e:#}", path.display());
+                            }
+                        }
+                        last = Instant::now();
+                    }
+                }
+            });
+            let r = solver.solve(pos);
+            done.store(true, Ordering::Relaxed);
+            r
+        })
+    });
+    let session_secs = t0.elapsed().as_secs_f64();
+    let session_nodes = solver.nodes();
+    // The last checkpoint; a failure is reported after the solution is printed.
+    let written = solver.progress().map_or(Ok(()), write);
+    eprintln!(
+        "checkpoint {}: this run {session_nodes} nodes in {session_secs:.3} s; all runs \
+         {} nodes in {:.3} s",
+        path.display(),
+        base_nodes + session_nodes,
+        base_secs + session_secs
+    );
+    let code = match result {
+        Ok(mut sol) => {
+            sol.nodes += base_nodes;
+            print_solution(pos, &sol, base_secs + session_secs, json);
+            0
+        }
+        Err(e) => {
+            eprintln!("{pos}: {e}");
+            if written.is_ok() {
+                eprintln!(
+                    "checkpoint {}: run the same command again to resume",
+                    path.display()
+                );
+            }
+            130
+        }
+    };
+    written.map(|()| code)
 }

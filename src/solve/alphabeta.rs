@@ -96,6 +96,59 @@ pub struct Interrupted {
     pub hi: (Score, Score),
 }
 
+/// Where the MTD(f) driver of [`Solver::bounds`] stands: the proven ranges of `lo` and
+/// `hi` (RULES.md V2) for the side to move, and the threshold of the next test.
+///
+/// Read it while a search runs with [`Solver::progress`] (for a checkpoint); start a
+/// search from it with [`Solver::resume_from`]. The driver finds `lo` first (game L, while
+/// `lo.0 < lo.1`), then `hi` (game H); `lo.0 == lo.1 && hi.0 == hi.1` means the bounds are
+/// done (the best moves and the principal variation may still be under way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// `lo` is proven to lie in this closed range.
+    pub lo: (Score, Score),
+    /// `hi` is proven to lie in this closed range.
+    pub hi: (Score, Score),
+    /// The threshold the driver tests next in the unfinished game (any value works: it
+    /// is clamped into the range; resuming with the same one repeats the interrupted test,
+    /// whose subtrees the table already holds).
+    pub guess: Score,
+}
+
+impl Progress {
+    /// Nothing proven yet, for a state with `seeds` on the board: `lo` in `[-inf, S]`,
+    /// `hi` in `[-S, +inf]`, first guess 0.
+    pub fn start(seeds: Score) -> Progress {
+        Progress {
+            lo: (NEG_INF, seeds),
+            hi: (-seeds, POS_INF),
+            guess: 0,
+        }
+    }
+
+    /// Whether the bounds are done (both ranges are single values).
+    pub fn is_done(&self) -> bool {
+        self.lo.0 == self.lo.1 && self.hi.0 == self.hi.1
+    }
+
+    /// Whether the ranges are consistent for a state with `seeds` on the board: each
+    /// range ordered, `lo` in `{-inf} ∪ [-S, S]`, `hi` in `[-S, S] ∪ {+inf}`, and `hi`'s
+    /// range not below a proven `lo`. (A consistent range is not a proven one: only the
+    /// search that wrote it proves it.)
+    pub fn is_consistent(&self, seeds: Score) -> bool {
+        let lo_ok = |v: Score| v == NEG_INF || (-seeds..=seeds).contains(&v);
+        let hi_ok = |v: Score| v == POS_INF || (-seeds..=seeds).contains(&v);
+        self.lo.0 <= self.lo.1
+            && self.hi.0 <= self.hi.1
+            && lo_ok(self.lo.0)
+            && lo_ok(self.lo.1)
+            && hi_ok(self.hi.0)
+            && hi_ok(self.hi.1)
+            && self.hi.1 >= self.lo.0
+            && (self.lo.0 < self.lo.1 || self.hi.0 >= self.lo.0.max(-seeds))
+    }
+}
+
 /// The exact solution of a position (RULES.md V1-V4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution<R: Rules> {
@@ -143,6 +196,12 @@ pub struct Solver<R: Rules> {
     status: Mutex<String>,
     /// The history heuristic's table, carried from one null-window test to the next.
     history: Mutex<History>,
+    /// The driver's proven ranges (`None` before the first [`Solver::bounds`]).
+    progress: Mutex<Option<Progress>>,
+    /// Where the next [`Solver::bounds`] starts (taken by it).
+    resume: Mutex<Option<Progress>>,
+    /// Driver tests left before the stop flag is raised (0: no such limit).
+    stop_after_tests: AtomicU64,
 }
 
 /// History heuristic scores by side and [`Rules::history_slot`]: how much search the
@@ -161,6 +220,68 @@ impl<R: Rules> Solver<R> {
             nodes: AtomicU64::new(0),
             status: Mutex::new(String::new()),
             history: Mutex::new([[[0; HISTORY_SLOTS]; 2]; 2]),
+            progress: Mutex::new(None),
+            resume: Mutex::new(None),
+            stop_after_tests: AtomicU64::new(0),
+        }
+    }
+
+    /// Raises the stop flag once `n` more null-window tests of the MTD(f) driver
+    /// ([`Solver::bounds`]) have been answered (0: never), as Ctrl-C would: the next test
+    /// is then interrupted. With one thread the point of interruption is reproducible,
+    /// which is what tests of [`Solver::resume_from`] need.
+    pub fn stop_after_tests(self, n: u64) -> Solver<R> {
+        self.stop_after_tests.store(n, Ordering::Relaxed);
+        self
+    }
+
+    /// Counts one answered driver test for [`Solver::stop_after_tests`].
+    fn count_test(&self) {
+        let left = self.stop_after_tests.load(Ordering::Relaxed);
+        if left > 0 {
+            self.stop_after_tests.store(left - 1, Ordering::Relaxed);
+            if left == 1 {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Uses `tt` as the transposition table (a table read back by
+    /// [`Table::read_from`]: its entries must have been proven under the same rules).
+    pub fn with_table(mut self, tt: Table) -> Solver<R> {
+        self.tt = tt;
+        self
+    }
+
+    /// The transposition table (to save it: [`Table::write_to`] works while a search
+    /// runs).
+    pub fn table(&self) -> &Table {
+        &self.tt
+    }
+
+    /// Starts the next [`Solver::bounds`] (and so [`Solver::solve`]) from `p` instead of
+    /// from nothing.
+    ///
+    /// `p` must hold *proven* ranges for the state solved next (as read from
+    /// [`Solver::progress`] of a search of the same state under the same rules): the
+    /// driver does not re-prove them, so a range that is not a fact gives a wrong answer.
+    /// A range that is not even consistent ([`Progress::is_consistent`]) is ignored.
+    pub fn resume_from(self, p: Progress) -> Solver<R> {
+        if let Ok(mut g) = self.resume.lock() {
+            *g = Some(p);
+        }
+        self
+    }
+
+    /// The proven ranges of the running (or last) [`Solver::bounds`]; safe to call from
+    /// another thread while it runs.
+    pub fn progress(&self) -> Option<Progress> {
+        self.progress.lock().ok().and_then(|g| *g)
+    }
+
+    fn set_progress(&self, p: Progress) {
+        if let Ok(mut g) = self.progress.lock() {
+            *g = Some(p);
         }
     }
 
@@ -256,19 +377,19 @@ impl<R: Rules> Solver<R> {
 
     /// MTD(f): the value of `s` in the game whose bad side is `bad`, by fail-soft
     /// null-window tests starting at the guess `g`. The possible values are `[-S, S]` and
-    /// minus infinity (`neg`, game L) or plus infinity (game H); `lower` is proven. Returns
-    /// the value, or the proven range when stopped.
+    /// minus infinity (game L) or plus infinity (game H); `lower <= value <= upper` is
+    /// proven. `step(lower, upper, x)` is called before each test of `x`. Returns the
+    /// value, or the proven range when stopped.
     fn mtdf(
         &self,
         s: &R::State,
         bad: Side,
-        neg: bool,
         mut lower: Score,
+        mut upper: Score,
         mut g: Score,
-        status: impl Fn(Score, Score) -> String,
+        step: impl Fn(Score, Score, Score),
     ) -> Result<Score, (Score, Score)> {
         let seeds = self.rules.seeds_on_board(s) as Score;
-        let mut upper = if neg { seeds } else { POS_INF };
         // The smallest possible value above `a`; bounds moved onto possible values.
         let next = |a: Score| match a {
             NEG_INF => -seeds,
@@ -286,9 +407,9 @@ impl<R: Rules> Solver<R> {
             }
         };
         while lower < upper {
-            self.set_status(status(lower, upper));
             // Test "value >= x" with lower < x <= upper, as close to the guess as possible.
             let x = g.clamp(next(lower), upper);
+            step(lower, upper, x);
             match self.test_node(&[], s, x, bad) {
                 Some((true, v)) => {
                     lower = up(v.clamp(x, upper));
@@ -300,13 +421,15 @@ impl<R: Rules> Solver<R> {
                 }
                 None => return Err((lower, upper)),
             }
+            self.count_test();
         }
         Ok(lower)
     }
 
     /// `(lo, hi)` of a state for the side to move (V2), by MTD(f) in the two repetition
     /// games: `lo` first (guess 0), then `hi >= lo` (guess `lo`: one failing test usually
-    /// proves `hi == lo`).
+    /// proves `hi == lo`). Starts from the ranges given to [`Solver::resume_from`], if any;
+    /// [`Solver::progress`] follows the ranges as they narrow.
     ///
     /// # Errors
     ///
@@ -315,30 +438,61 @@ impl<R: Rules> Solver<R> {
         let mover = self.rules.turn(s);
         let seeds = self.rules.seeds_on_board(s) as Score;
         let fmt = crate::value::fmt_score;
+        let fresh = Progress::start(seeds);
+        let resume = self
+            .resume
+            .lock()
+            .ok()
+            .and_then(|mut g| g.take())
+            .filter(|p| p.is_consistent(seeds));
+        let p0 = resume.unwrap_or(fresh);
+        self.set_progress(p0);
         // Game L: the value lies in {-inf} and [-S, S].
         let lo = self
-            .mtdf(s, mover, true, NEG_INF, 0, |a, b| {
-                format!("lo in [{}, {}]", fmt(a), fmt(b))
+            .mtdf(s, mover, p0.lo.0, p0.lo.1, p0.guess, |a, b, x| {
+                self.set_status(format!("lo in [{}, {}]", fmt(a), fmt(b)));
+                self.set_progress(Progress {
+                    lo: (a, b),
+                    hi: (p0.hi.0.max(a), p0.hi.1),
+                    guess: x,
+                });
             })
             .map_err(|(a, b)| Interrupted {
                 lo: (a, b),
-                hi: (a, POS_INF),
+                hi: (p0.hi.0.max(a), p0.hi.1),
             })?;
         if !self.rules.can_repeat() {
             // No repetition: both games are the same game.
+            self.set_progress(Progress {
+                lo: (lo, lo),
+                hi: (lo, lo),
+                guess: lo,
+            });
             return Ok(Bounds { lo, hi: lo });
         }
         // Game H: the value lies in [-S, S] and {+inf}, and hi >= lo; the first test,
-        // "hi > lo", usually fails and proves hi == lo.
+        // "hi > lo", usually fails and proves hi == lo. A resumed game H goes on from its
+        // range and guess.
         let start = lo.max(-seeds);
+        let resumed_h = p0.lo.0 == p0.lo.1;
+        let (lower, upper) = (p0.hi.0.max(start), p0.hi.1);
+        let guess = if resumed_h { p0.guess } else { start };
+        let h_progress = |a: Score, b: Score, x: Score| Progress {
+            lo: (lo, lo),
+            hi: (a, b),
+            guess: x,
+        };
+        self.set_progress(h_progress(lower, upper, guess));
         let hi = self
-            .mtdf(s, mover.opponent(), false, start, start, |a, b| {
-                format!("lo {} hi in [{}, {}]", fmt(lo), fmt(a), fmt(b))
+            .mtdf(s, mover.opponent(), lower, upper, guess, |a, b, x| {
+                self.set_status(format!("lo {} hi in [{}, {}]", fmt(lo), fmt(a), fmt(b)));
+                self.set_progress(h_progress(a, b, x));
             })
             .map_err(|(a, b)| Interrupted {
                 lo: (lo, lo),
                 hi: (a, b),
             })?;
+        self.set_progress(h_progress(hi, hi, hi));
         Ok(Bounds { lo, hi })
     }
 

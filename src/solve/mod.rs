@@ -1,9 +1,10 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
 //! [`alphabeta`] is the solver; [`naive`] is the reference method used by the tests;
-//! [`tt`] is the transposition table.
+//! [`tt`] is the transposition table; [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
+pub mod checkpoint;
 pub mod naive;
 pub mod tt;
 

@@ -24,10 +24,73 @@
 //! Slots come in buckets of four (one 64-byte cache line). A store merges into the slot of
 //! the same key and game, else fills an empty slot, else replaces the slot of least work:
 //! entries that were expensive to prove stay.
+//!
+//! # Saving and loading ([`Table::write_to`], [`Table::read_from`])
+//!
+//! Every entry is a proven bound on a positional value of the rules it was searched under,
+//! so a snapshot taken at any moment, even while threads store into the table, is a set of
+//! valid facts for the same rules (a slot torn by a concurrent store fails the key check
+//! and reads as a miss, in the snapshot as in the live table). The saved form, all
+//! integers little-endian:
+//!
+//! | bytes | field | meaning |
+//! |---|---|---|
+//! | 0..8 | magic | `GIUTHITT` |
+//! | 8..10 | version | [`TABLE_FORMAT_VERSION`] (the slot layout of `# Format` above) |
+//! | 10..16 | reserved | zero |
+//! | 16..24 | slots | number of slots: a power of two, at least 1024 |
+//! | 24.. | slots | per slot, the word `key ^ data` then the word `data` (16 bytes) |
+//! | end - 8.. | checksum | [`crate::checksum::checksum`] of the slot bytes |
+//!
+//! # Stability
+//!
+//! [`TABLE_FORMAT_VERSION`] changes whenever the meaning of a slot changes (the packing of
+//! `data`, the bucket of a key, what a stored bound means); a reader refuses other
+//! versions.
 
+use crate::checksum::Checksum;
 use crate::index::mix64;
 use crate::value::Score;
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The magic bytes that open a saved table.
+pub const TABLE_MAGIC: [u8; 8] = *b"GIUTHITT";
+/// The version of the saved table (and of the slot layout) this code writes and reads.
+pub const TABLE_FORMAT_VERSION: u16 = 1;
+/// Bytes of a saved table before the slots.
+pub const TABLE_HEADER_BYTES: u64 = 24;
+/// The most slots a saved table may claim (16 GiB, the CLI's largest `--hash`).
+pub const MAX_SLOTS: u64 = (16384 << 20) / 16;
+
+/// Why a saved table could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableFileError {
+    /// Reading failed (a truncated table reads as an unexpected end of file).
+    #[error("reading the table: {0}")]
+    Io(#[from] std::io::Error),
+    /// The table does not start with `GIUTHITT`.
+    #[error("the table does not start with the magic GIUTHITT")]
+    BadMagic,
+    /// A table layout this build does not read.
+    #[error("table format version {found}, this build reads version {expected}")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u16,
+        /// [`TABLE_FORMAT_VERSION`].
+        expected: u16,
+    },
+    /// A slot count that is not a power of two in `1024..=MAX_SLOTS`.
+    #[error("impossible slot count {0}")]
+    BadSlotCount(u64),
+    /// The memory for the table could not be reserved.
+    #[error("cannot allocate a table of {0} slots")]
+    Alloc(u64),
+    /// The slots do not match their checksum.
+    #[error("table checksum mismatch: the table is corrupt")]
+    ChecksumMismatch,
+}
 
 /// One probe result: proven bounds on the positional value and a move hint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,25 +130,23 @@ enum Buckets {
 }
 
 impl Buckets {
-    fn new(n: usize) -> Buckets {
-        let bytes = n * std::mem::size_of::<Bucket>();
+    /// `n` empty buckets, or `None` when the memory cannot be had.
+    fn new(n: usize) -> Option<Buckets> {
+        let bytes = n.checked_mul(std::mem::size_of::<Bucket>())?;
         match memmap2::MmapOptions::new().len(bytes).map_anon() {
             Ok(mut map) => {
                 // Advice only: a kernel without transparent huge pages keeps 4 KB pages.
                 #[cfg(target_os = "linux")]
                 let _ = map.advise(memmap2::Advice::HugePage);
                 let ptr = map.as_mut_ptr().cast::<Bucket>().cast_const();
-                Buckets::Map { _map: map, ptr, n }
+                Some(Buckets::Map { _map: map, ptr, n })
             }
-            Err(_) => Buckets::Vec(
-                (0..n)
-                    .map(|_| {
-                        Bucket(std::array::from_fn(|_| {
-                            [AtomicU64::new(0), AtomicU64::new(0)]
-                        }))
-                    })
-                    .collect(),
-            ),
+            Err(_) => {
+                let mut v: Vec<Bucket> = Vec::new();
+                v.try_reserve_exact(n).ok()?;
+                v.extend((0..n).map(|_| empty_bucket()));
+                Some(Buckets::Vec(v))
+            }
         }
     }
 }
@@ -111,6 +172,15 @@ impl std::ops::Deref for Buckets {
             Buckets::Vec(v) => v,
         }
     }
+}
+
+/// Buckets a save or load handles at once (64 KiB).
+const CHUNK_BUCKETS: usize = 1024;
+
+fn empty_bucket() -> Bucket {
+    Bucket(std::array::from_fn(|_| {
+        [AtomicU64::new(0), AtomicU64::new(0)]
+    }))
 }
 
 /// The work figure of a proof that searched `nodes` nodes: `floor(log2(nodes + 1))`.
@@ -155,16 +225,184 @@ impl Table {
     /// A table of about `mb` megabytes (a power of two of 64-byte buckets of four 16-byte
     /// slots; at least 1024 slots).
     pub fn new(mb: usize) -> Table {
+        let n = Table::slots_for_mb(mb) / WAYS;
+        let buckets = Buckets::new(n).expect("memory for the transposition table");
+        Table {
+            buckets,
+            mask: n - 1,
+        }
+    }
+
+    /// Stores every entry of `other` into this table, with the merge and replacement
+    /// rules of [`Table::store`]: carries a saved table into a table of another size
+    /// (into a smaller one, the entries of least work are the ones lost). Returns the
+    /// number of entries offered. A slot of `other` whose key does not hash to the bucket
+    /// it sits in (a slot torn by a concurrent store) is skipped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::tt::Table;
+    /// let small = Table::new(1);
+    /// small.store(42, true, 3, 7, Some(2), 5);
+    /// let big = Table::new(2);
+    /// assert_eq!(big.absorb(&small), 1);
+    /// assert_eq!(big.probe(42, true), small.probe(42, true));
+    /// ```
+    pub fn absorb(&self, other: &Table) -> u64 {
+        let mut offered = 0;
+        for (i, b) in other.buckets.iter().enumerate() {
+            for s in &b.0 {
+                let kx = s[0].load(Ordering::Relaxed);
+                let data = s[1].load(Ordering::Relaxed);
+                if data & VALID == 0 {
+                    continue;
+                }
+                let key = kx ^ data;
+                let bad = (data >> 32) & 1 == 1;
+                if !std::ptr::eq(other.bucket(key, bad), &other.buckets[i]) {
+                    continue;
+                }
+                let best = ((data >> 33) & 0xff) as u8;
+                self.store(
+                    key,
+                    bad,
+                    data as u16 as i16,
+                    (data >> 16) as u16 as i16,
+                    (best as u64 != NO_MOVE).then_some(best),
+                    ((data >> WORK_SHIFT) & WORK_MASK) as u8,
+                );
+                offered += 1;
+            }
+        }
+        offered
+    }
+
+    /// Bytes of memory the slots take (16 a slot).
+    pub fn size_bytes(&self) -> u64 {
+        self.len() as u64 * 16
+    }
+
+    /// Bytes of the saved form ([`Table::write_to`]) of a table of `slots` slots.
+    pub fn saved_bytes(slots: u64) -> u64 {
+        TABLE_HEADER_BYTES + 16 * slots + 8
+    }
+
+    /// Writes the table (a snapshot, see the module's `# Saving and loading`); returns
+    /// the number of slots in use.
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::tt::Table;
+    /// let tt = Table::new(1);
+    /// tt.store(42, true, 3, 7, Some(2), 5);
+    /// let mut bytes = Vec::new();
+    /// assert_eq!(tt.write_to(&mut bytes)?, 1);
+    /// assert_eq!(&bytes[..10], b"GIUTHITT\x01\x00");
+    /// assert_eq!(bytes.len() as u64, Table::saved_bytes(tt.len() as u64));
+    /// let back = Table::read_from(&mut bytes.as_slice())?;
+    /// assert_eq!(back.len(), tt.len());
+    /// assert_eq!(back.probe(42, true), tt.probe(42, true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_to(&self, w: &mut impl Write) -> std::io::Result<u64> {
+        let mut head = [0u8; TABLE_HEADER_BYTES as usize];
+        head[0..8].copy_from_slice(&TABLE_MAGIC);
+        head[8..10].copy_from_slice(&TABLE_FORMAT_VERSION.to_le_bytes());
+        head[16..24].copy_from_slice(&(self.len() as u64).to_le_bytes());
+        w.write_all(&head)?;
+        let mut sum = Checksum::new();
+        let mut used = 0;
+        let mut buf = Vec::with_capacity(CHUNK_BUCKETS * 64);
+        for chunk in self.buckets.chunks(CHUNK_BUCKETS) {
+            buf.clear();
+            for b in chunk {
+                for s in &b.0 {
+                    // Two separate loads: a store between them tears the slot, which then
+                    // fails the key check on load (a miss), as it would here.
+                    let kx = s[0].load(Ordering::Relaxed);
+                    let data = s[1].load(Ordering::Relaxed);
+                    used += (data & VALID != 0) as u64;
+                    buf.extend_from_slice(&kx.to_le_bytes());
+                    buf.extend_from_slice(&data.to_le_bytes());
+                }
+            }
+            sum.update(&buf);
+            w.write_all(&buf)?;
+        }
+        w.write_all(&sum.finish().to_le_bytes())?;
+        Ok(used)
+    }
+
+    /// Reads a table written by [`Table::write_to`], checking the magic, the version, the
+    /// slot count and the checksum (only a table that passes every check is returned).
+    ///
+    /// # Errors
+    ///
+    /// [`TableFileError`] naming the check that failed.
+    pub fn read_from(r: &mut impl Read) -> Result<Table, TableFileError> {
+        let mut head = [0u8; TABLE_HEADER_BYTES as usize];
+        r.read_exact(&mut head)?;
+        if head[0..8] != TABLE_MAGIC {
+            return Err(TableFileError::BadMagic);
+        }
+        let version = u16::from_le_bytes([head[8], head[9]]);
+        if version != TABLE_FORMAT_VERSION {
+            return Err(TableFileError::UnsupportedVersion {
+                found: version,
+                expected: TABLE_FORMAT_VERSION,
+            });
+        }
+        let slots = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        if !slots.is_power_of_two() || !(1024..=MAX_SLOTS).contains(&slots) {
+            return Err(TableFileError::BadSlotCount(slots));
+        }
+        let n = (slots / WAYS as u64) as usize;
+        let buckets = Buckets::new(n).ok_or(TableFileError::Alloc(slots))?;
+        let mut next = 0;
+        let mut sum = Checksum::new();
+        let mut buf = vec![0u8; CHUNK_BUCKETS * 64];
+        let mut left = n;
+        while left > 0 {
+            let take = left.min(CHUNK_BUCKETS);
+            let bytes = &mut buf[..take * 64];
+            r.read_exact(bytes)?;
+            sum.update(bytes);
+            for b in bytes.chunks_exact(64) {
+                let word =
+                    |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
+                for (s, slot) in buckets[next].0.iter().enumerate() {
+                    slot[0].store(word(2 * s), Ordering::Relaxed);
+                    slot[1].store(word(2 * s + 1), Ordering::Relaxed);
+                }
+                next += 1;
+            }
+            left -= take;
+        }
+        let mut tail = [0u8; 8];
+        r.read_exact(&mut tail)?;
+        if u64::from_le_bytes(tail) != sum.finish() {
+            return Err(TableFileError::ChecksumMismatch);
+        }
+        Ok(Table {
+            buckets,
+            mask: n - 1,
+        })
+    }
+
+    /// The number of slots of [`Table::new`]`(mb)`.
+    pub fn slots_for_mb(mb: usize) -> usize {
         let want = (mb.max(1) << 20) / (16 * WAYS);
         let mut n = 1024 / WAYS;
         while n * 2 <= want {
             n *= 2;
         }
-        let buckets = Buckets::new(n);
-        Table {
-            buckets,
-            mask: n - 1,
-        }
+        n * WAYS
     }
 
     /// Number of slots.

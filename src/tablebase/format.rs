@@ -250,7 +250,8 @@ pub fn dec8(b: u8) -> crate::value::Score {
 }
 
 /// The checksum of the entry bytes: a 64-bit multiply-xor hash over little-endian words
-/// (the tail zero-padded), finished with the length.
+/// (the tail zero-padded), finished with the length ([`crate::checksum`], shared with the
+/// solver's checkpoints).
 ///
 /// # Examples
 ///
@@ -259,23 +260,7 @@ pub fn dec8(b: u8) -> crate::value::Score {
 /// assert_eq!(checksum(&[]), checksum(&[]));
 /// assert_ne!(checksum(&[1, 0]), checksum(&[0, 1]));
 /// ```
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0x243f_6a88_85a3_08d3;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(w))
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29);
-    }
-    crate::index::mix64(h ^ bytes.len() as u64)
-}
+pub use crate::checksum::checksum;
 
 fn io_err(path: &Path, source: std::io::Error) -> TbError {
     TbError::Io {
