@@ -663,10 +663,13 @@ struct Worker<'a, R: Rules> {
     /// The states of the path: `(key, seeds on the board, state, previous entry of the
     /// same hash slot)`.
     path: Vec<(u64, u32, R::State, u32)>,
-    /// For each slot of a small hash of the keys, the newest path entry in that slot
+    /// For each slot of a hash of the keys, the newest path entry in that slot
     /// (`NO_ENTRY`: none): a repetition check follows this chain instead of scanning the
     /// whole path (which is what it cost in long seed-conserving stretches of Giuthi).
+    /// `2^slot_bits` slots, grown with the path so that chains stay about 4 entries long
+    /// (Giuthi paths inside one seed layer reach millions of states).
     last_in_slot: Vec<u32>,
+    slot_bits: u32,
     base: usize,
     kids: Vec<Vec<Child<R>>>,
     order: Vec<Vec<(i64, u8)>>,
@@ -683,21 +686,14 @@ struct Worker<'a, R: Rules> {
 impl<'a, R: Rules> Worker<'a, R> {
     fn new(solver: &'a Solver<R>, id: usize, history: &[R::State], done: &'a AtomicBool) -> Self {
         let rules = &solver.rules;
-        let mut path = Vec::with_capacity(history.len());
-        let mut last_in_slot = vec![NO_ENTRY; PATH_FILTER];
-        for s in history {
-            let key = rules.key(s);
-            let slot = path_slot(key);
-            path.push((key, rules.seeds_on_board(s), *s, last_in_slot[slot]));
-            last_in_slot[slot] = (path.len() - 1) as u32;
-        }
-        let base = path.len();
-        Worker {
+        let base = history.len();
+        let mut w = Worker {
             solver,
             rules,
             id,
-            path,
-            last_in_slot,
+            path: Vec::with_capacity(history.len()),
+            last_in_slot: vec![NO_ENTRY; 1 << MIN_SLOT_BITS],
+            slot_bits: MIN_SLOT_BITS,
             base,
             kids: Vec::new(),
             order: Vec::new(),
@@ -712,7 +708,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             done,
+        };
+        for s in history {
+            w.push_path(rules.key(s), rules.seeds_on_board(s), s);
         }
+        w
     }
 
     /// Shortens the path to `len` states, keeping the slot chains in step.
@@ -720,7 +720,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn truncate_path(&mut self, len: usize) {
         while self.path.len() > len {
             if let Some((k, _, _, prev)) = self.path.pop() {
-                self.last_in_slot[path_slot(k)] = prev;
+                self.last_in_slot[path_slot(k, self.slot_bits)] = prev;
             }
         }
     }
@@ -728,9 +728,26 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// Appends a state to the path.
     #[inline]
     fn push_path(&mut self, key: u64, seeds: u32, s: &R::State) {
-        let slot = path_slot(key);
+        if self.path.len() >= 4 << self.slot_bits {
+            self.grow_slots();
+        }
+        let slot = path_slot(key, self.slot_bits);
         self.path.push((key, seeds, *s, self.last_in_slot[slot]));
         self.last_in_slot[slot] = (self.path.len() - 1) as u32;
+    }
+
+    /// Four times the slots, and every chain rebuilt (amortised over the pushes that
+    /// filled them).
+    #[cold]
+    fn grow_slots(&mut self) {
+        self.slot_bits += 2;
+        self.last_in_slot.clear();
+        self.last_in_slot.resize(1 << self.slot_bits, NO_ENTRY);
+        for (i, e) in self.path.iter_mut().enumerate() {
+            let slot = path_slot(e.0, self.slot_bits);
+            e.3 = self.last_in_slot[slot];
+            self.last_in_slot[slot] = i as u32;
+        }
     }
 
     fn flush(&mut self) {
@@ -812,7 +829,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the
         // entries of the key's hash slot are visited, newest first.
         self.truncate_path(ply);
-        let mut p = self.last_in_slot[path_slot(key)];
+        let mut p = self.last_in_slot[path_slot(key, self.slot_bits)];
         while p != NO_ENTRY {
             let (k2, s2, st2, prev) = &self.path[p as usize];
             if *s2 != seeds32 {
@@ -1023,16 +1040,16 @@ fn child_threshold<R: Rules>(x: Score, c: &Child<R>) -> (Score, bool) {
     }
 }
 
-/// Hash slots of the path's repetition chains (a power of two; 16 KB, in L1 cache).
-const PATH_FILTER: usize = 1 << 12;
+/// The path's repetition chains start with `2^12` slots (16 KB, in L1 cache).
+const MIN_SLOT_BITS: u32 = 12;
 
 /// No path entry.
 const NO_ENTRY: u32 = u32::MAX;
 
-/// The filter slot of a state key (the top bits of a multiplicative hash).
+/// The slot of a state key among `2^bits` (the top bits of a multiplicative hash).
 #[inline]
-fn path_slot(key: u64) -> usize {
-    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize
+fn path_slot(key: u64, bits: u32) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
 }
 
 /// Formats moves as a space-free list for printing.
