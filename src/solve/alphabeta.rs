@@ -736,6 +736,25 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.last_in_slot[slot] = (self.path.len() - 1) as u32;
     }
 
+    /// The index of `s` (with key `key` and `seeds` seeds on the board) on the path, if
+    /// it is there: only the chain of the key's slot is visited, newest first, down to
+    /// the first entry with more seeds (no older entry can equal `s`).
+    #[inline]
+    fn on_path(&self, key: u64, seeds: u32, s: &R::State) -> Option<u32> {
+        let mut p = self.last_in_slot[path_slot(key, self.slot_bits)];
+        while p != NO_ENTRY {
+            let (k2, s2, st2, prev) = &self.path[p as usize];
+            if *s2 != seeds {
+                return None;
+            }
+            if *k2 == key && st2 == s {
+                return Some(p);
+            }
+            p = *prev;
+        }
+        None
+    }
+
     /// Four times the slots, and every chain rebuilt (amortised over the pushes that
     /// filled them).
     #[cold]
@@ -829,22 +848,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the
         // entries of the key's hash slot are visited, newest first.
         self.truncate_path(ply);
-        let mut p = self.last_in_slot[path_slot(key, self.slot_bits)];
-        while p != NO_ENTRY {
-            let (k2, s2, st2, prev) = &self.path[p as usize];
-            if *s2 != seeds32 {
-                // Older entries hold more seeds: none can repeat this state.
-                break;
-            }
-            if *k2 == key && st2 == s {
-                let v = if mover_bad { NEG_INF } else { POS_INF };
-                return Some(Res {
-                    ok: v >= x,
-                    v,
-                    rep: p,
-                });
-            }
-            p = *prev;
+        if let Some(p) = self.on_path(key, seeds32, s) {
+            let v = if mover_bad { NEG_INF } else { POS_INF };
+            return Some(Res {
+                ok: v >= x,
+                v,
+                rep: p,
+            });
         }
         // Seeds never increase: a history state with more seeds than this node cannot come
         // back, so positional bounds are exact here for this history.
@@ -1055,4 +1065,45 @@ fn path_slot(key: u64, bits: u32) -> usize {
 /// Formats moves as a space-free list for printing.
 pub fn moves_to_strings<M: std::fmt::Display>(moves: &[M]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::kalah::{Kalah, KalahState};
+
+    /// The path's repetition chains find every state on the path and none other, across
+    /// several growths of the slot array and truncations (G10).
+    #[test]
+    fn g10_path_chains_survive_growth_and_truncation() {
+        let rules = Kalah::new(6).expect("board");
+        let solver = Solver::new(rules.clone(), SolverOptions::default());
+        let done = AtomicBool::new(false);
+        let mut w = Worker::new(&solver, 0, &[], &done);
+        // 50,000 distinct boards of one seed layer (20 seeds on 2x6), in rank order.
+        let ranker = crate::index::Ranker::new(12, 20);
+        let mut pushed = Vec::new();
+        for r in 0..50_000u64 {
+            let mut st = rules.start(0);
+            ranker.unrank(r, 20, &mut st.pits[..12]);
+            w.push_path(rules.key(&st), 20, &st);
+            pushed.push((st, 20));
+        }
+        assert!(
+            w.slot_bits > MIN_SLOT_BITS,
+            "the test must make the slots grow"
+        );
+        let check = |w: &Worker<Kalah>, pushed: &[(KalahState, u32)]| {
+            for (i, (s, n)) in pushed.iter().enumerate() {
+                assert_eq!(w.on_path(rules.key(s), *n, s), Some(i as u32));
+            }
+        };
+        check(&w, &pushed);
+        let half = pushed.len() / 2;
+        w.truncate_path(half);
+        check(&w, &pushed[..half]);
+        for (s, n) in &pushed[half..] {
+            assert_eq!(w.on_path(rules.key(s), *n, s), None);
+        }
+    }
 }
