@@ -234,3 +234,44 @@ fn tb_verify_fails_on_a_missing_middle_layer() {
         stdout(&out)
     );
 }
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A usage error: exit 2, a message, no panic; returns stderr.
+fn usage_error(args: &[&str]) -> String {
+    let o = giuthi(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "giuthi {args:?}: {o:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.trim().is_empty());
+    err
+}
+
+/// V4: `--v4-limit 0` used to skip the check and list `5ccw` (a return to the root) as
+/// best; 0 is now a usage error, and the default limit gives `5cw` only.
+#[test]
+fn v4_probe_limit_zero_is_a_usage_error_and_never_skips_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    let err = usage_error(&["tb", "probe", d, pos, "--v4-limit", "0"]);
+    assert!(err.contains("--v4-limit"), "{err}");
+    for limit in ["1", "5000000"] {
+        let o = giuthi(&["tb", "probe", d, pos, "--v4-limit", limit]);
+        let out = stdout(&o);
+        if o.status.success() {
+            assert!(out.contains("best     5cw\n"), "{out}");
+            let line = out.lines().find(|l| l.contains("move 5ccw")).unwrap();
+            assert!(line.ends_with(" +0"), "{out}");
+        } else {
+            // Too small a limit is an error naming the option, never a skipped check.
+            assert_eq!(o.status.code(), Some(1), "{o:?}");
+            assert!(stderr(&o).contains("raise --v4-limit"), "{o:?}");
+        }
+    }
+    let o = giuthi(&["tb", "probe", d, pos]);
+    assert!(stdout(&o).contains("best     5cw\n"), "{o:?}");
+}

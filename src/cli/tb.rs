@@ -9,7 +9,7 @@ use giuthi::tablebase::format::GameId;
 use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
-use giuthi::tablebase::probe::solve_position;
+use giuthi::tablebase::probe::{solve_position, solve_position_v3};
 use giuthi::tablebase::{layer_path, TablebaseSet, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
@@ -73,8 +73,8 @@ pub struct ProbeArgs {
     json: bool,
     /// Most states explored to decide a non-capturing move's value with the root counted
     /// as played (V4).
-    #[arg(long, default_value_t = 5_000_000)]
-    v4_limit: usize,
+    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    v4_limit: u64,
     /// Value moves with the root as an ordinary position (V3), skipping the V4 check
     /// (a best move may then reach the margin only by repeating the root).
     #[arg(long)]
@@ -196,16 +196,20 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
     let t0 = Instant::now();
     let set = TablebaseSet::open_all(&a.dir, pos.rules.clone())?;
     let seeds = pos.rules.seeds_on_board(&pos.state);
-    let limit = if a.v3_moves { 0 } else { a.v4_limit };
-    let sol = solve_position(&set, pos, limit)
-        .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
-        .with_context(|| {
-            format!(
-                "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
-                a.dir.display(),
-                set.max_seeds()
-            )
-        })?;
+    let sol = if a.v3_moves {
+        solve_position_v3(&set, pos)
+    } else {
+        let limit = usize::try_from(a.v4_limit).unwrap_or(usize::MAX);
+        solve_position(&set, pos, limit)
+            .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
+    }
+    .with_context(|| {
+        format!(
+            "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
+            a.dir.display(),
+            set.max_seeds()
+        )
+    })?;
     let secs = t0.elapsed().as_secs_f64();
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
