@@ -708,3 +708,32 @@ fn plot_writes_an_svg_of_solved_starts() {
     .contains("no solved start positions"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A transposition table that cannot be allocated is a usage error naming `--hash`, not
+/// a panic (the address space is capped at 1 GB, the table asked for is 4 GB).
+#[cfg(unix)]
+#[test]
+fn solve_hash_too_large_for_memory_is_a_usage_error() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_giuthi"))
+        .args(["solve", "giuthi 2,2,2,0/0,2,2,2 S 0,0", "--hash", "4096"])
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: --hash 4096: cannot allocate a 4096 MB transposition table"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_hash_has_the_range_of_solve() {
+    let err = usage_error(&["bench", "--hash", "100000"]);
+    assert!(err.contains("1..=16384"), "{err}");
+    let err = usage_error(&["bench", "--hash", "0"]);
+    assert!(err.contains("--hash"), "{err}");
+}

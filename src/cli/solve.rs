@@ -181,7 +181,7 @@ pub(super) fn make_solver<R: OracleFor>(
              phase (`giuthi bestmove` gives a heuristic opening choice)"
         )));
     }
-    let mut solver = Solver::new(
+    let mut solver = Solver::try_new(
         pos.rules.clone(),
         SolverOptions {
             threads: c.threads,
@@ -189,6 +189,7 @@ pub(super) fn make_solver<R: OracleFor>(
             ..SolverOptions::default()
         },
     )
+    .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?
     .with_stop(stop_flag());
     if let Some(dir) = &c.tb {
         solver = solver.with_oracle(pos.rules.open_oracle(dir)?);
@@ -574,7 +575,8 @@ fn solve_checkpointed<R: OracleFor>(
         let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
             // An explicit --hash of another size: carry the entries over.
             let t = Instant::now();
-            let resized = Table::new(c.hash_mb);
+            let resized = Table::try_new(c.hash_mb)
+                .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
             let n = resized.absorb(&table);
             eprintln!(
                 "checkpoint {}: --hash {}: the {n} entries of the file's table stored into \
