@@ -737,3 +737,37 @@ fn bench_hash_has_the_range_of_solve() {
     let err = usage_error(&["bench", "--hash", "0"]);
     assert!(err.contains("--hash"), "{err}");
 }
+
+/// A reader that closes the pipe early (`giuthi solve FILE | head -1`) ends the process
+/// quietly, without the panic of `println!` on a broken pipe.
+#[test]
+fn solve_into_a_closed_pipe_does_not_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.txt");
+    std::fs::write(&file, "kalah 1,1/1,1 S 0,0\n".repeat(2000)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args([
+            "solve",
+            file.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--hash",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}
