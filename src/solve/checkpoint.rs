@@ -30,8 +30,8 @@
 //! | +48..+48+T | table | the table as [`Table::write_to`] writes it (`GIUTHITT`, version, slots, slot words, its own checksum) |
 //! | last 8 | checksum | [`crate::checksum::checksum`] of every byte before it |
 //!
-//! A file is written to `FILE.tmp`, synced, then renamed over `FILE`: a crash while writing
-//! leaves the previous checkpoint whole.
+//! A file is written to `FILE.tmp.<pid>` (the writing process's id), synced, then renamed
+//! over `FILE`: a crash while writing leaves the previous checkpoint whole.
 //!
 //! # Stability
 //!
@@ -237,10 +237,12 @@ impl<W: Write> Write for SummingWriter<W> {
     }
 }
 
-/// The temporary name a checkpoint is written under before it is renamed into place.
+/// The temporary name a checkpoint is written under before it is renamed into place:
+/// `FILE.tmp.<pid>`, so that two processes writing the same checkpoint never write into
+/// one temporary file (each renames a whole file of its own over `FILE`).
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
+    s.push(format!(".tmp.{}", std::process::id()));
     PathBuf::from(s)
 }
 
@@ -297,7 +299,7 @@ impl Checkpoint {
         b
     }
 
-    /// Writes the checkpoint with a snapshot of `table` to `path`: to `path.tmp` first,
+    /// Writes the checkpoint with a snapshot of `table` to `path`: to [`temp_path`] first,
     /// synced, then renamed over `path` (see the module's `# Format`). The table may be
     /// in use by running searches.
     ///
