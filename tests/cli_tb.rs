@@ -275,3 +275,27 @@ fn v4_probe_limit_zero_is_a_usage_error_and_never_skips_the_check() {
     let o = giuthi(&["tb", "probe", d, pos]);
     assert!(stdout(&o).contains("best     5cw\n"), "{o:?}");
 }
+
+#[test]
+fn tb_gen_threads_has_the_range_of_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for t in ["0", "257", "100000"] {
+        let err = usage_error(&[
+            "tb",
+            "gen",
+            "--pits",
+            "4",
+            "--max-seeds",
+            "2",
+            "--out",
+            d,
+            "--threads",
+            t,
+        ]);
+        assert!(
+            err.contains("--threads") && err.contains("1..=256"),
+            "{err}"
+        );
+    }
+}

@@ -44,9 +44,9 @@ pub struct GenArgs {
     /// The output folder (created if needed).
     #[arg(long)]
     out: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// Giuthi variant, as in notation: `chain=one,origin=skip` (default: the default rules).
     #[arg(long, default_value = "")]
     variant: String,
@@ -147,11 +147,8 @@ fn print_layer(r: &LayerReport) {
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
-    if a.threads == Some(0) {
-        return Err(usage("--threads must be at least 1"));
-    }
     let opts = GenOptions {
-        threads: a.threads,
+        threads: a.threads.map(usize::from),
         memory_mb: a.memory,
         mirror: !a.no_mirror,
         progress: !a.quiet,
