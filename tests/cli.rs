@@ -771,3 +771,29 @@ fn solve_into_a_closed_pipe_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
+
+/// A file without a position is a usage error for `solve` and `solve --check`, as for
+/// `analyze`.
+#[test]
+fn solve_a_file_without_positions_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("empty.txt", ""),
+        ("comments.txt", "# nothing\n\n  # here\n"),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let f = file.to_str().unwrap();
+        for extra in [&[][..], &["--check"][..]] {
+            let mut args = vec!["solve", f];
+            args.extend_from_slice(extra);
+            let err = usage_error(&args);
+            assert!(
+                err.contains(&format!("{f}: no position in the file")),
+                "{err}"
+            );
+        }
+        let err = usage_error(&["analyze", f]);
+        assert!(err.contains("no position in the file"), "{err}");
+    }
+}

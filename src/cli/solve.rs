@@ -431,6 +431,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    if text
+        .lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with('#'))
+    {
+        return Err(usage(format!(
+            "{}: no position in the file",
+            path.display()
+        )));
+    }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
     let t = Instant::now();
     for (i, line) in text.lines().enumerate() {
