@@ -299,3 +299,46 @@ fn tb_gen_threads_has_the_range_of_solve() {
         );
     }
 }
+
+/// `tb stats` and `tb verify` on an empty, missing or non-folder DIR: usage errors, as
+/// `--tb` gives.
+#[test]
+fn tb_stats_and_verify_without_tables_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "not a folder").unwrap();
+    let f = file.to_str().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for cmd in ["stats", "verify"] {
+        let err = usage_error(&["tb", cmd, empty.to_str().unwrap()]);
+        assert!(err.contains("no tablebase files"), "{err}");
+        let err = usage_error(&["tb", cmd, "/nonexistent/giuthi-tb"]);
+        assert!(
+            err.contains("/nonexistent/giuthi-tb: no such folder"),
+            "{err}"
+        );
+        let err = usage_error(&["tb", cmd, f]);
+        assert!(err.contains(&format!("{f}: not a folder")), "{err}");
+    }
+}
+
+/// A layer beyond what the entries encode is refused before any work, naming the
+/// option and the largest accepted value.
+#[test]
+fn tb_gen_max_seeds_too_large_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let err = usage_error(&[
+        "tb",
+        "gen",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "127",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("--max-seeds") && err.contains("126"), "{err}");
+    assert!(!out.exists(), "nothing is made");
+}

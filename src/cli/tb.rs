@@ -38,8 +38,8 @@ pub struct GenArgs {
     /// Pits a row (n).
     #[arg(long)]
     pits: usize,
-    /// The largest layer (seeds on the board) to generate.
-    #[arg(long)]
+    /// The largest layer (seeds on the board) to generate, 0 to 126.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_ENCODABLE_SEEDS as i64))]
     max_seeds: u32,
     /// The output folder (created if needed).
     #[arg(long)]
@@ -276,11 +276,27 @@ enum Group {
     ),
 }
 
+/// A tablebase folder given to `tb stats` or `tb verify`: a usage error (exit 2) when it
+/// is not a folder, as for `--tb`.
+fn existing_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        Ok(())
+    } else if dir.exists() {
+        Err(usage(format!("{}: not a folder", dir.display())))
+    } else {
+        Err(usage(format!("{}: no such folder", dir.display())))
+    }
+}
+
 fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
+    existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
     for e in &bad {
         eprintln!("error: {e}");
+    }
+    if groups.is_empty() && bad.is_empty() {
+        return Err(usage(format!("{}: no tablebase files", a.dir.display())));
     }
     let mut all = Vec::new();
     for key in groups {
@@ -325,6 +341,7 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
 }
 
 fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
+    existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
     for e in &bad {
