@@ -373,6 +373,26 @@ fn corrupt_foreign_or_other_position_checkpoints_are_refused() {
         .expect_err("inconsistent");
     assert!(matches!(e, CheckpointError::Corrupt { .. }), "{e}");
 
+    // Infinite ends are written as in the rest of the CLI (fmt_score), not as 32767.
+    let ck = Checkpoint::of(
+        &pos,
+        Progress {
+            lo: (giuthi::value::NEG_INF, 3),
+            hi: (giuthi::value::POS_INF, 2),
+            guess: 0,
+        },
+        0,
+        0.0,
+    );
+    ck.write(&bad, solver.table()).expect("write");
+    let e = Checkpoint::read_for(&bad, &pos)
+        .map(|_| ())
+        .expect_err("inconsistent");
+    assert!(
+        e.to_string().contains("lo in [-inf, +3], hi in [+inf, +2]"),
+        "{e}"
+    );
+
     // Another position, another variant of the same board, another game.
     let other: Position<Giuthi> = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,7".parse().expect("valid");
     let e = Checkpoint::read_for(&path, &other)

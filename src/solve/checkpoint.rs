@@ -73,7 +73,7 @@ use crate::checksum::Checksum;
 use crate::index::mix64;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::value::Score;
+use crate::value::{fmt_score, Score};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -445,7 +445,10 @@ impl Checkpoint {
         if !ck.progress.is_consistent(seeds) {
             return Err(corrupt(format!(
                 "inconsistent ranges lo in [{}, {}], hi in [{}, {}] for {seeds} seeds",
-                ck.progress.lo.0, ck.progress.lo.1, ck.progress.hi.0, ck.progress.hi.1
+                fmt_score(ck.progress.lo.0),
+                fmt_score(ck.progress.lo.1),
+                fmt_score(ck.progress.hi.0),
+                fmt_score(ck.progress.hi.1)
             )));
         }
         if !(ck.seconds.is_finite() && ck.seconds >= 0.0) {
