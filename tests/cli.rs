@@ -386,7 +386,11 @@ fn play_illegal_moves_exit_2_naming_move_index_and_reason() {
         (
             START_2X5X4,
             &["12cw"],
-            &["move 1 of 1", "12cw", "no pit 12"],
+            &[
+                "move 1 of 1",
+                "12cw",
+                "no pit 12 on a board of 10 pits (pits 0 to 9)",
+            ],
         ),
         (
             START_2X5X4,
