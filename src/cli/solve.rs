@@ -119,6 +119,8 @@ pub(super) trait OracleFor: Rules {
 fn tb_dir(dir: &Path) -> anyhow::Result<&Path> {
     if dir.is_dir() {
         Ok(dir)
+    } else if dir.exists() {
+        Err(usage(format!("--tb {}: not a folder", dir.display())))
     } else {
         Err(usage(format!("--tb {}: no such folder", dir.display())))
     }
