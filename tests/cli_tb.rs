@@ -342,3 +342,56 @@ fn tb_gen_max_seeds_too_large_is_a_usage_error() {
     assert!(err.contains("--max-seeds") && err.contains("126"), "{err}");
     assert!(!out.exists(), "nothing is made");
 }
+
+/// OS errors are printed once, and a bad file of a group once (not again for its group).
+#[test]
+fn tb_errors_are_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let path = dir.path().join("giuthi-n4-s002.tb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[..4].copy_from_slice(b"XXXX");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = giuthi(&["tb", "stats", d]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stderr(&o).matches("bad magic").count(), 1, "{o:?}");
+    let o = giuthi(&["tb", "verify", d]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stdout(&o).matches("bad magic").count(), 1, "{o:?}");
+
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "2",
+        "--out",
+        f,
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let err = stderr(&o);
+    assert_eq!(err.matches("(os error").count(), 1, "{err}");
+
+    let o = giuthi(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--checkpoint", d]);
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.matches("(os error").count() <= 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // --tb on a file: "not a folder", on nothing: "no such folder".
+    let err = usage_error(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--tb", f]);
+    assert!(err.contains(&format!("--tb {f}: not a folder")), "{err}");
+    let err = usage_error(&[
+        "solve",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--tb",
+        "/nonexistent/x",
+    ]);
+    assert!(err.contains("--tb /nonexistent/x: no such folder"), "{err}");
+}

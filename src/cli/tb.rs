@@ -292,6 +292,8 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
     existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
+    // A bad file makes its group fail to open with the same error: print it once.
+    let bad: Vec<String> = bad.iter().map(ToString::to_string).collect();
     for e in &bad {
         eprintln!("error: {e}");
     }
@@ -306,7 +308,9 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
                     let set = match $set {
                         Ok(s) => s,
                         Err(e) => {
-                            eprintln!("error: {e}");
+                            if !bad.contains(&e.to_string()) {
+                                eprintln!("error: {e}");
+                            }
                             return Ok(false);
                         }
                     };
@@ -344,6 +348,8 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
     existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
+    // A bad file makes its group fail to open with the same error: print it once.
+    let bad: Vec<String> = bad.iter().map(ToString::to_string).collect();
     for e in &bad {
         println!("FAIL {e}");
     }
@@ -358,7 +364,9 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
                     let set = match $set {
                         Ok(s) => s,
                         Err(e) => {
-                            println!("FAIL {}: {e}", $label);
+                            if !bad.contains(&e.to_string()) {
+                                println!("FAIL {}: {e}", $label);
+                            }
                             return Ok(false);
                         }
                     };
