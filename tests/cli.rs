@@ -801,3 +801,19 @@ fn solve_a_file_without_positions_is_a_usage_error() {
         assert!(err.contains("no position in the file"), "{err}");
     }
 }
+
+/// `analyze` and `bestmove` have no `--checkpoint`: their help does not mention it; the
+/// note about a resumed table lives on `solve --checkpoint`.
+#[test]
+fn hash_help_mentions_checkpoint_only_where_there_is_one() {
+    for cmd in ["analyze", "bestmove"] {
+        let help = ok(&[cmd, "--help"]);
+        assert!(help.contains("--hash"), "{help}");
+        assert!(!help.contains("checkpoint"), "{cmd}: {help}");
+    }
+    let help = ok(&["solve", "--help"]);
+    assert!(
+        help.contains("keeps the size of the file's table"),
+        "{help}"
+    );
+}

@@ -46,7 +46,8 @@ pub struct Args {
     pub check: bool,
     /// Save the search to FILE every --checkpoint-every seconds, on Ctrl-C and at the end;
     /// if FILE exists, check it and resume from it (one POSITION only, not a file of
-    /// positions; docs/solver.md, Checkpoints).
+    /// positions; docs/solver.md, Checkpoints). A resumed search keeps the size of the
+    /// file's table unless --hash is given.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints (with --checkpoint).
@@ -67,8 +68,7 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384 (default 64; a resumed
-    /// --checkpoint keeps the size of its table).
+    /// Transposition table size in megabytes, 1 to 16384 (default 64).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
