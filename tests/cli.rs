@@ -817,3 +817,43 @@ fn hash_help_mentions_checkpoint_only_where_there_is_one() {
         "{help}"
     );
 }
+
+/// `plot` warns about each line it cannot read, naming FILE:LINE and the reason, and
+/// goes on with the others; unsolved positions are skipped quietly.
+#[test]
+fn plot_warns_about_unreadable_lines_and_keeps_going() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("starts.txt");
+    std::fs::write(
+        &input,
+        "# solved starts\n\
+         giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0 | lo=+20 hi=+inf margin=+20 result=win best=7cw\n\
+         hello world\n\
+         giuthi 1,1,1,1,1/1,1,1,1,1 S 0,0|margin=+0\n\
+         giuthi 1,1,1/1,1,1 S 0,0 | lo=+0 hi=+0 result=draw\n\
+         giuthi 3,3,3/3,3,3 S 0,0 | margin=big\n\
+         giuthi 9,9/9 S 0,0 | margin=+1\n\
+         giuthi 4,4,4/4,4,4 S 0,0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("m.svg");
+    let f = input.to_str().unwrap();
+    let (code, _, err) = giuthi(&["plot", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("Giuthi 2x5"));
+    for line in [3, 4, 5, 6, 7] {
+        assert!(
+            err.contains(&format!("warning: {f}:{line}: ")),
+            "{line}: {err}"
+        );
+    }
+    assert!(err.contains("no margin="), "{err}");
+    assert!(err.contains("margin=big is not a number"), "{err}");
+    assert!(
+        !err.contains(&format!("{f}:8:")),
+        "an unsolved position: {err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 5, "{err}");
+}
