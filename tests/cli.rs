@@ -857,3 +857,20 @@ fn plot_warns_about_unreadable_lines_and_keeps_going() {
     );
     assert_eq!(err.matches("warning:").count(), 5, "{err}");
 }
+
+/// Every command that does real work shows examples in its `--help`.
+#[test]
+fn help_of_tb_and_bench_has_examples() {
+    for args in [
+        &["tb", "gen", "--help"][..],
+        &["tb", "probe", "--help"],
+        &["tb", "stats", "--help"],
+        &["tb", "verify", "--help"],
+        &["bench", "--help"],
+    ] {
+        let help = ok(args);
+        assert!(help.contains("Examples:"), "{args:?}: {help}");
+        let cmd = format!("giuthi {}", args[..args.len() - 1].join(" "));
+        assert!(help.contains(&cmd), "{args:?}: {help}");
+    }
+}

@@ -19,6 +19,13 @@ pub const SUITE: &[&str] = &[
 
 /// Arguments of `giuthi bench`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi bench                  # the fixed suite, one thread: node counts and nodes/s\n  \
+    giuthi bench --long           # also Kalah(5,4)\n  \
+    giuthi bench --etc            # compare node counts with the enhanced transposition cutoff\n  \
+    giuthi bench --no-history\n\n\
+    Node counts are deterministic: a change in them is a change in the search. Build with \
+    --release to measure speed.")]
 pub struct Args {
     /// Transposition table size in megabytes (small: the suite is small, and clearing a
     /// big table would dominate the time).

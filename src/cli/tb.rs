@@ -31,6 +31,12 @@ pub enum Command {
 
 /// Arguments of `giuthi tb gen`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb gen --pits 5 --max-seeds 20 --out tb5            # Giuthi 2x5, layers 0..=20\n  \
+    giuthi tb gen --pits 4 --max-seeds 12 --out tb4 --variant chain=one,origin=skip\n  \
+    giuthi tb gen --game kalah --pits 4 --max-seeds 16 --out tbk4 --threads 2\n\n\
+    Layers already in the folder with a good checksum are kept, so running the command \
+    again makes only the layers that are missing or bad.")]
 pub struct GenArgs {
     /// The game: giuthi or kalah.
     #[arg(long, default_value = "giuthi")]
@@ -63,6 +69,10 @@ pub struct GenArgs {
 
 /// Arguments of `giuthi tb probe`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"          # value, best moves, pv\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\" --json\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\" --v3-moves  # skip the V4 check")]
 pub struct ProbeArgs {
     /// The tablebase folder.
     dir: PathBuf,
@@ -83,6 +93,9 @@ pub struct ProbeArgs {
 
 /// Arguments of `giuthi tb stats`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb stats tb5          # one table per game, variant and board in the folder\n  \
+    giuthi tb stats tb5 --json")]
 pub struct StatsArgs {
     /// The tablebase folder.
     dir: PathBuf,
@@ -93,6 +106,11 @@ pub struct StatsArgs {
 
 /// Arguments of `giuthi tb verify`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb verify tb5                      # checksums, 10000 entries re-derived a layer\n  \
+    giuthi tb verify tb5 --all                # re-derive every entry\n  \
+    giuthi tb verify tb5 --samples 100000 --seed 7\n\n\
+    Exit 1 when a file is corrupt, a layer is missing below another, or an entry differs.")]
 pub struct VerifyArgs {
     /// The tablebase folder.
     dir: PathBuf,
