@@ -35,8 +35,9 @@ pub enum Command {
     giuthi tb gen --pits 5 --max-seeds 20 --out tb5            # Giuthi 2x5, layers 0..=20\n  \
     giuthi tb gen --pits 4 --max-seeds 12 --out tb4 --variant chain=one,origin=skip\n  \
     giuthi tb gen --game kalah --pits 4 --max-seeds 16 --out tbk4 --threads 2\n\n\
-    Layers already in the folder with a good checksum are kept, so running the command \
-    again makes only the layers that are missing or bad.")]
+    Layers already in the folder are checked (header and checksum) and kept, so running \
+    the command again (after Ctrl-C, or with a larger --max-seeds) makes only the missing \
+    layers; a corrupt layer is an error (delete the file).")]
 pub struct GenArgs {
     /// The game: giuthi or kalah.
     #[arg(long, default_value = "giuthi")]
