@@ -560,7 +560,8 @@ fn solve_checkpointed<R: OracleFor>(
     let path = ck.path;
     let mut c = c.clone();
     let mut resumed = None;
-    if path.exists() {
+    // A folder is refused by check_writable as a bad argument.
+    if path.exists() && !path.is_dir() {
         let (prior, table) = match Checkpoint::read_for(path, pos) {
             Ok(x) => x,
             // Could not read it (permissions...): a failure, not a bad argument.
