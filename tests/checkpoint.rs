@@ -7,7 +7,7 @@ use giuthi::rules::giuthi::Giuthi;
 use giuthi::rules::kalah::Kalah;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Progress, Solution, Solver, SolverOptions};
-use giuthi::solve::checkpoint::{Checkpoint, CheckpointError};
+use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::{Table, TableFileError};
 use giuthi::Position;
 use std::path::{Path, PathBuf};
@@ -272,7 +272,8 @@ fn checkpoint_round_trip_and_no_temporary_left() {
         (back.progress.lo.0, back.progress.hi.0),
         (13, giuthi::value::POS_INF)
     );
-    assert!(!dir.path().join("ck.bin.tmp").exists());
+    assert!(!temp_path(&path).exists());
+    assert_eq!(temporaries(dir.path()), Vec::<String>::new());
     // The bytes of the header (docs/solver.md, Checkpoints).
     let b = std::fs::read(&path).expect("read");
     let text = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6";
@@ -371,6 +372,26 @@ fn corrupt_foreign_or_other_position_checkpoints_are_refused() {
         .map(|_| ())
         .expect_err("inconsistent");
     assert!(matches!(e, CheckpointError::Corrupt { .. }), "{e}");
+
+    // Infinite ends are written as in the rest of the CLI (fmt_score), not as 32767.
+    let ck = Checkpoint::of(
+        &pos,
+        Progress {
+            lo: (giuthi::value::NEG_INF, 3),
+            hi: (giuthi::value::POS_INF, 2),
+            guess: 0,
+        },
+        0,
+        0.0,
+    );
+    ck.write(&bad, solver.table()).expect("write");
+    let e = Checkpoint::read_for(&bad, &pos)
+        .map(|_| ())
+        .expect_err("inconsistent");
+    assert!(
+        e.to_string().contains("lo in [-inf, +3], hi in [+inf, +2]"),
+        "{e}"
+    );
 
     // Another position, another variant of the same board, another game.
     let other: Position<Giuthi> = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,7".parse().expect("valid");
@@ -544,14 +565,15 @@ fn cli_interrupted_resumed_and_rerun() {
     }
 
     // Once more: the finished checkpoint answers with almost no nodes. A stale temporary
-    // file (a crash while writing) is simply replaced.
-    std::fs::write(dir.path().join("ck.bin.tmp"), b"half a checkpoint").expect("write");
+    // file of another process (a crash while writing) is left alone.
+    std::fs::write(dir.path().join("ck.bin.tmp.1"), b"half a checkpoint").expect("write");
     let (code, out, err) = giuthi(&args);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json_of(&out)["pv"], want["pv"]);
     let fresh_nodes = want["nodes"].as_u64().expect("nodes");
     assert!(run_nodes(&err) * 100 < fresh_nodes, "{err}");
-    assert!(!dir.path().join("ck.bin.tmp").exists());
+    assert_eq!(temporaries(dir.path()), ["ck.bin.tmp.1"]);
+    std::fs::remove_file(dir.path().join("ck.bin.tmp.1")).expect("remove");
 
     // With another --hash, the file's entries move into a table of that size.
     let mut args = args.clone();
@@ -645,4 +667,25 @@ fn cli_refuses_a_foreign_file_another_position_and_a_file_of_positions() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no such folder"), "{err}");
+}
+
+/// The names of the checkpoint temporaries (`*.tmp*`) in `dir`, sorted.
+fn temporaries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Two processes writing one checkpoint use temporaries of their own: `FILE.tmp.<pid>`.
+#[test]
+fn checkpoint_temporary_is_per_process() {
+    let t = temp_path(Path::new("some/ck.bin"));
+    assert_eq!(
+        t,
+        PathBuf::from(format!("some/ck.bin.tmp.{}", std::process::id()))
+    );
 }

@@ -386,7 +386,11 @@ fn play_illegal_moves_exit_2_naming_move_index_and_reason() {
         (
             START_2X5X4,
             &["12cw"],
-            &["move 1 of 1", "12cw", "no pit 12"],
+            &[
+                "move 1 of 1",
+                "12cw",
+                "no pit 12 on a board of 10 pits (pits 0 to 9)",
+            ],
         ),
         (
             START_2X5X4,
@@ -707,4 +711,166 @@ fn plot_writes_an_svg_of_solved_starts() {
     ])
     .contains("no solved start positions"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A transposition table that cannot be allocated is a usage error naming `--hash`, not
+/// a panic (the address space is capped at 1 GB, the table asked for is 4 GB).
+#[cfg(unix)]
+#[test]
+fn solve_hash_too_large_for_memory_is_a_usage_error() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_giuthi"))
+        .args(["solve", "giuthi 2,2,2,0/0,2,2,2 S 0,0", "--hash", "4096"])
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: --hash 4096: cannot allocate a 4096 MB transposition table"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_hash_has_the_range_of_solve() {
+    let err = usage_error(&["bench", "--hash", "100000"]);
+    assert!(err.contains("1..=16384"), "{err}");
+    let err = usage_error(&["bench", "--hash", "0"]);
+    assert!(err.contains("--hash"), "{err}");
+}
+
+/// A reader that closes the pipe early (`giuthi solve FILE | head -1`) ends the process
+/// quietly, without the panic of `println!` on a broken pipe.
+#[test]
+fn solve_into_a_closed_pipe_does_not_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.txt");
+    std::fs::write(&file, "kalah 1,1/1,1 S 0,0\n".repeat(2000)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args([
+            "solve",
+            file.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--hash",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}
+
+/// A file without a position is a usage error for `solve` and `solve --check`, as for
+/// `analyze`.
+#[test]
+fn solve_a_file_without_positions_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("empty.txt", ""),
+        ("comments.txt", "# nothing\n\n  # here\n"),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let f = file.to_str().unwrap();
+        for extra in [&[][..], &["--check"][..]] {
+            let mut args = vec!["solve", f];
+            args.extend_from_slice(extra);
+            let err = usage_error(&args);
+            assert!(
+                err.contains(&format!("{f}: no position in the file")),
+                "{err}"
+            );
+        }
+        let err = usage_error(&["analyze", f]);
+        assert!(err.contains("no position in the file"), "{err}");
+    }
+}
+
+/// `analyze` and `bestmove` have no `--checkpoint`: their help does not mention it; the
+/// note about a resumed table lives on `solve --checkpoint`.
+#[test]
+fn hash_help_mentions_checkpoint_only_where_there_is_one() {
+    for cmd in ["analyze", "bestmove"] {
+        let help = ok(&[cmd, "--help"]);
+        assert!(help.contains("--hash"), "{help}");
+        assert!(!help.contains("checkpoint"), "{cmd}: {help}");
+    }
+    let help = ok(&["solve", "--help"]);
+    assert!(
+        help.contains("keeps the size of the file's table"),
+        "{help}"
+    );
+}
+
+/// `plot` warns about each line it cannot read, naming FILE:LINE and the reason, and
+/// goes on with the others; unsolved positions are skipped quietly.
+#[test]
+fn plot_warns_about_unreadable_lines_and_keeps_going() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("starts.txt");
+    std::fs::write(
+        &input,
+        "# solved starts\n\
+         giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0 | lo=+20 hi=+inf margin=+20 result=win best=7cw\n\
+         hello world\n\
+         giuthi 1,1,1,1,1/1,1,1,1,1 S 0,0|margin=+0\n\
+         giuthi 1,1,1/1,1,1 S 0,0 | lo=+0 hi=+0 result=draw\n\
+         giuthi 3,3,3/3,3,3 S 0,0 | margin=big\n\
+         giuthi 9,9/9 S 0,0 | margin=+1\n\
+         giuthi 4,4,4/4,4,4 S 0,0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("m.svg");
+    let f = input.to_str().unwrap();
+    let (code, _, err) = giuthi(&["plot", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("Giuthi 2x5"));
+    for line in [3, 4, 5, 6, 7] {
+        assert!(
+            err.contains(&format!("warning: {f}:{line}: ")),
+            "{line}: {err}"
+        );
+    }
+    assert!(err.contains("no margin="), "{err}");
+    assert!(err.contains("margin=big is not a number"), "{err}");
+    assert!(
+        !err.contains(&format!("{f}:8:")),
+        "an unsolved position: {err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 5, "{err}");
+}
+
+/// Every command that does real work shows examples in its `--help`.
+#[test]
+fn help_of_tb_and_bench_has_examples() {
+    for args in [
+        &["tb", "gen", "--help"][..],
+        &["tb", "probe", "--help"],
+        &["tb", "stats", "--help"],
+        &["tb", "verify", "--help"],
+        &["bench", "--help"],
+    ] {
+        let help = ok(args);
+        assert!(help.contains("Examples:"), "{args:?}: {help}");
+        let cmd = format!("giuthi {}", args[..args.len() - 1].join(" "));
+        assert!(help.contains(&cmd), "{args:?}: {help}");
+    }
 }

@@ -234,3 +234,164 @@ fn tb_verify_fails_on_a_missing_middle_layer() {
         stdout(&out)
     );
 }
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A usage error: exit 2, a message, no panic; returns stderr.
+fn usage_error(args: &[&str]) -> String {
+    let o = giuthi(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "giuthi {args:?}: {o:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.trim().is_empty());
+    err
+}
+
+/// V4: `--v4-limit 0` used to skip the check and list `5ccw` (a return to the root) as
+/// best; 0 is now a usage error, and the default limit gives `5cw` only.
+#[test]
+fn v4_probe_limit_zero_is_a_usage_error_and_never_skips_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    let err = usage_error(&["tb", "probe", d, pos, "--v4-limit", "0"]);
+    assert!(err.contains("--v4-limit"), "{err}");
+    for limit in ["1", "5000000"] {
+        let o = giuthi(&["tb", "probe", d, pos, "--v4-limit", limit]);
+        let out = stdout(&o);
+        if o.status.success() {
+            assert!(out.contains("best     5cw\n"), "{out}");
+            let line = out.lines().find(|l| l.contains("move 5ccw")).unwrap();
+            assert!(line.ends_with(" +0"), "{out}");
+        } else {
+            // Too small a limit is an error naming the option, never a skipped check.
+            assert_eq!(o.status.code(), Some(1), "{o:?}");
+            assert!(stderr(&o).contains("raise --v4-limit"), "{o:?}");
+        }
+    }
+    let o = giuthi(&["tb", "probe", d, pos]);
+    assert!(stdout(&o).contains("best     5cw\n"), "{o:?}");
+}
+
+#[test]
+fn tb_gen_threads_has_the_range_of_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for t in ["0", "257", "100000"] {
+        let err = usage_error(&[
+            "tb",
+            "gen",
+            "--pits",
+            "4",
+            "--max-seeds",
+            "2",
+            "--out",
+            d,
+            "--threads",
+            t,
+        ]);
+        assert!(
+            err.contains("--threads") && err.contains("1..=256"),
+            "{err}"
+        );
+    }
+}
+
+/// `tb stats` and `tb verify` on an empty, missing or non-folder DIR: usage errors, as
+/// `--tb` gives.
+#[test]
+fn tb_stats_and_verify_without_tables_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "not a folder").unwrap();
+    let f = file.to_str().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for cmd in ["stats", "verify"] {
+        let err = usage_error(&["tb", cmd, empty.to_str().unwrap()]);
+        assert!(err.contains("no tablebase files"), "{err}");
+        let err = usage_error(&["tb", cmd, "/nonexistent/giuthi-tb"]);
+        assert!(
+            err.contains("/nonexistent/giuthi-tb: no such folder"),
+            "{err}"
+        );
+        let err = usage_error(&["tb", cmd, f]);
+        assert!(err.contains(&format!("{f}: not a folder")), "{err}");
+    }
+}
+
+/// A layer beyond what the entries encode is refused before any work, naming the
+/// option and the largest accepted value.
+#[test]
+fn tb_gen_max_seeds_too_large_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let err = usage_error(&[
+        "tb",
+        "gen",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "127",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("--max-seeds") && err.contains("126"), "{err}");
+    assert!(!out.exists(), "nothing is made");
+}
+
+/// OS errors are printed once, and a bad file of a group once (not again for its group).
+#[test]
+fn tb_errors_are_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let path = dir.path().join("giuthi-n4-s002.tb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[..4].copy_from_slice(b"XXXX");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = giuthi(&["tb", "stats", d]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stderr(&o).matches("bad magic").count(), 1, "{o:?}");
+    let o = giuthi(&["tb", "verify", d]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stdout(&o).matches("bad magic").count(), 1, "{o:?}");
+
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "2",
+        "--out",
+        f,
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let err = stderr(&o);
+    assert_eq!(err.matches("(os error").count(), 1, "{err}");
+
+    let o = giuthi(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--checkpoint", d]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a folder, not a file"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // --tb on a file: "not a folder", on nothing: "no such folder".
+    let err = usage_error(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--tb", f]);
+    assert!(err.contains(&format!("--tb {f}: not a folder")), "{err}");
+    let err = usage_error(&[
+        "solve",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--tb",
+        "/nonexistent/x",
+    ]);
+    assert!(err.contains("--tb /nonexistent/x: no such folder"), "{err}");
+}

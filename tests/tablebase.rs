@@ -9,7 +9,7 @@ use giuthi::solve::naive::NaiveGraph;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::generate::{generate, GenOptions};
 use giuthi::tablebase::inspect::verify_layer;
-use giuthi::tablebase::probe::solve_position;
+use giuthi::tablebase::probe::{solve_position, solve_position_v3};
 use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
 use giuthi::{Bounds, Side};
 use std::collections::HashMap;
@@ -406,6 +406,24 @@ fn v4_example_of_the_rule_book() {
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     assert_eq!(best, ["5cw"]);
     assert_eq!(sol.pv[0].to_string(), "5cw");
+}
+
+/// V4: a limit of 0 allows no local states, so the check fails instead of being skipped;
+/// the V3 valuation (root an ordinary position) is its own function.
+#[test]
+fn v4_limit_zero_never_skips_the_check() {
+    let g = Giuthi::new(4, Variant::default()).unwrap();
+    let dir = gen(&g, 5, 2, true);
+    let set = TablebaseSet::open(dir.path(), g, 5).unwrap();
+    let pos: giuthi::Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().unwrap();
+    let err = solve_position(&set, &pos, 0).unwrap_err();
+    assert_eq!((err.mv.as_str(), err.limit), ("5cw", 0));
+    let v3 = solve_position_v3(&set, &pos).unwrap();
+    let best: Vec<String> = v3.best_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["5cw", "5ccw"]);
+    let v4 = solve_position(&set, &pos, 1_000_000).unwrap().unwrap();
+    let best: Vec<String> = v4.best_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["5cw"]);
 }
 
 fn check_moves_against_naive_solve<R: TbGame>(rules: &R, max: u32) {

@@ -1,6 +1,7 @@
 //! `giuthi bench`: solves a fixed suite single-threaded and prints a deterministic node
 //! count and the speed.
 
+use super::usage;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::{with_position, AnyPosition, Position};
@@ -18,11 +19,18 @@ pub const SUITE: &[&str] = &[
 
 /// Arguments of `giuthi bench`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi bench                  # the fixed suite, one thread: node counts and nodes/s\n  \
+    giuthi bench --long           # also Kalah(5,4)\n  \
+    giuthi bench --etc            # compare node counts with the enhanced transposition cutoff\n  \
+    giuthi bench --no-history\n\n\
+    Node counts are deterministic: a change in them is a change in the search. Build with \
+    --release to measure speed.")]
 pub struct Args {
     /// Transposition table size in megabytes (small: the suite is small, and clearing a
     /// big table would dominate the time).
-    #[arg(long, default_value_t = 4)]
-    pub hash: usize,
+    #[arg(long, value_name = "MB", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
     /// Switch on the enhanced transposition cutoff (off by default: it saves nodes but
     /// costs more time than it saves, see docs/solver.md).
     #[arg(long)]
@@ -35,8 +43,13 @@ pub struct Args {
     pub long: bool,
 }
 
-fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize, etc: bool, history: bool) -> (u64, i32) {
-    let solver = Solver::new(
+fn bench_one<R: Rules>(
+    pos: &Position<R>,
+    hash_mb: usize,
+    etc: bool,
+    history: bool,
+) -> anyhow::Result<(u64, i32)> {
+    let solver = Solver::try_new(
         pos.rules.clone(),
         SolverOptions {
             threads: 1,
@@ -44,9 +57,10 @@ fn bench_one<R: Rules>(pos: &Position<R>, hash_mb: usize, etc: bool, history: bo
             etc,
             history,
         },
-    );
+    )
+    .map_err(|e| usage(format!("--hash {hash_mb}: {e}")))?;
     let s = solver.solve(pos).expect("not interrupted");
-    (s.nodes, s.margin)
+    Ok((s.nodes, s.margin))
 }
 
 /// Runs `giuthi bench`; returns the exit code.
@@ -58,8 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for text in SUITE.iter().chain(extra) {
         let any: AnyPosition = text.parse()?;
         let t1 = Instant::now();
-        let (nodes, margin) =
-            with_position!(&any, p => bench_one(p, args.hash.max(1), args.etc, !args.no_history));
+        let (nodes, margin) = with_position!(&any, p => bench_one(p, args.hash as usize, args.etc, !args.no_history))?;
         println!(
             "{text}  margin {margin:+}  nodes {nodes}  {:.3} s",
             t1.elapsed().as_secs_f64()

@@ -86,7 +86,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             if e.chain().any(|c| c.is::<Usage>()) {
                 2
             } else {
@@ -94,4 +94,18 @@ pub fn run() -> i32 {
             }
         }
     }
+}
+
+/// An error and its causes joined by `: `, leaving out a cause whose text the message
+/// already holds (an I/O error embedded in its file's error would print twice).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
 }

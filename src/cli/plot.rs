@@ -25,28 +25,39 @@ pub struct Args {
     pub out: PathBuf,
 }
 
-/// One plotted point: board name, seeds per pit, margin.
-fn points(text: &str) -> anyhow::Result<BTreeMap<String, Vec<(i32, i32)>>> {
-    let mut series: BTreeMap<String, Vec<(i32, i32)>> = BTreeMap::new();
+/// The plotted points of one file's `text` by board name: (seeds per pit, margin). A
+/// line that cannot be read is skipped with a warning on stderr naming `file:LINE` and
+/// the reason; a position without a recorded solution, or not a start, is skipped
+/// quietly.
+fn points(file: &str, text: &str, series: &mut BTreeMap<String, Vec<(i32, i32)>>) {
     for (no, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let warn = |why: String| eprintln!("warning: {file}:{}: {why}; line skipped", no + 1);
         let Some((pos, record)) = line.split_once(" | ") else {
+            // An unsolved position is no error; anything else is.
+            if let Err(e) = line.parse::<AnyPosition>() {
+                warn(format!("{e} (and no ` | ` recorded solution)"));
+            }
             continue;
         };
-        let any: AnyPosition = pos
-            .parse()
-            .map_err(|e| usage(format!("line {}: {e}", no + 1)))?;
-        let margin = record
-            .split(' ')
-            .find_map(|kv| kv.strip_prefix("margin="))
-            .ok_or_else(|| usage(format!("line {}: the record has no margin=", no + 1)))?;
-        let margin: i32 = margin
-            .trim_start_matches('+')
-            .parse()
-            .map_err(|_| usage(format!("line {}: margin={margin} is not a number", no + 1)))?;
+        let any: AnyPosition = match pos.parse() {
+            Ok(any) => any,
+            Err(e) => {
+                warn(e.to_string());
+                continue;
+            }
+        };
+        let Some(margin) = record.split(' ').find_map(|kv| kv.strip_prefix("margin=")) else {
+            warn("the record has no margin=".to_string());
+            continue;
+        };
+        let Ok(margin) = margin.trim_start_matches('+').parse::<i32>() else {
+            warn(format!("margin={margin} is not a number"));
+            continue;
+        };
         let (name, seeds) = match &any {
             AnyPosition::Giuthi(p) => {
                 let n = p.rules.pits_per_row();
@@ -69,22 +80,19 @@ fn points(text: &str) -> anyhow::Result<BTreeMap<String, Vec<(i32, i32)>>> {
         };
         series.entry(name).or_default().push((seeds, margin));
     }
-    for v in series.values_mut() {
-        v.sort();
-    }
-    Ok(series)
 }
 
 /// Runs `giuthi plot`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let mut text = String::new();
+    let mut series: BTreeMap<String, Vec<(i32, i32)>> = BTreeMap::new();
     for f in &args.files {
-        text.push_str(
-            &std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?,
-        );
-        text.push('\n');
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        points(&f.display().to_string(), &text, &mut series);
     }
-    let series = points(&text)?;
+    for v in series.values_mut() {
+        v.sort();
+    }
     if series.is_empty() {
         return Err(usage(
             "no solved start positions to plot in the files given",

@@ -46,7 +46,8 @@ pub struct Args {
     pub check: bool,
     /// Save the search to FILE every --checkpoint-every seconds, on Ctrl-C and at the end;
     /// if FILE exists, check it and resume from it (one POSITION only, not a file of
-    /// positions; docs/solver.md, Checkpoints).
+    /// positions; docs/solver.md, Checkpoints). A resumed search keeps the size of the
+    /// file's table unless --hash is given.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints (with --checkpoint).
@@ -67,8 +68,7 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384 (default 64; a resumed
-    /// --checkpoint keeps the size of its table).
+    /// Transposition table size in megabytes, 1 to 16384 (default 64).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
@@ -119,6 +119,8 @@ pub(super) trait OracleFor: Rules {
 fn tb_dir(dir: &Path) -> anyhow::Result<&Path> {
     if dir.is_dir() {
         Ok(dir)
+    } else if dir.exists() {
+        Err(usage(format!("--tb {}: not a folder", dir.display())))
     } else {
         Err(usage(format!("--tb {}: no such folder", dir.display())))
     }
@@ -181,7 +183,7 @@ pub(super) fn make_solver<R: OracleFor>(
              phase (`giuthi bestmove` gives a heuristic opening choice)"
         )));
     }
-    let mut solver = Solver::new(
+    let mut solver = Solver::try_new(
         pos.rules.clone(),
         SolverOptions {
             threads: c.threads,
@@ -189,6 +191,7 @@ pub(super) fn make_solver<R: OracleFor>(
             ..SolverOptions::default()
         },
     )
+    .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?
     .with_stop(stop_flag());
     if let Some(dir) = &c.tb {
         solver = solver.with_oracle(pos.rules.open_oracle(dir)?);
@@ -430,6 +433,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    if text
+        .lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with('#'))
+    {
+        return Err(usage(format!(
+            "{}: no position in the file",
+            path.display()
+        )));
+    }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
     let t = Instant::now();
     for (i, line) in text.lines().enumerate() {
@@ -547,7 +560,8 @@ fn solve_checkpointed<R: OracleFor>(
     let path = ck.path;
     let mut c = c.clone();
     let mut resumed = None;
-    if path.exists() {
+    // A folder is refused by check_writable as a bad argument.
+    if path.exists() && !path.is_dir() {
         let (prior, table) = match Checkpoint::read_for(path, pos) {
             Ok(x) => x,
             // Could not read it (permissions...): a failure, not a bad argument.
@@ -574,7 +588,8 @@ fn solve_checkpointed<R: OracleFor>(
         let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
             // An explicit --hash of another size: carry the entries over.
             let t = Instant::now();
-            let resized = Table::new(c.hash_mb);
+            let resized = Table::try_new(c.hash_mb)
+                .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
             let n = resized.absorb(&table);
             eprintln!(
                 "checkpoint {}: --hash {}: the {n} entries of the file's table stored into \

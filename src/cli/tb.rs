@@ -9,7 +9,7 @@ use giuthi::tablebase::format::GameId;
 use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
-use giuthi::tablebase::probe::solve_position;
+use giuthi::tablebase::probe::{solve_position, solve_position_v3};
 use giuthi::tablebase::{layer_path, TablebaseSet, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
@@ -31,6 +31,13 @@ pub enum Command {
 
 /// Arguments of `giuthi tb gen`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb gen --pits 5 --max-seeds 20 --out tb5            # Giuthi 2x5, layers 0..=20\n  \
+    giuthi tb gen --pits 4 --max-seeds 12 --out tb4 --variant chain=one,origin=skip\n  \
+    giuthi tb gen --game kalah --pits 4 --max-seeds 16 --out tbk4 --threads 2\n\n\
+    Layers already in the folder are checked (header and checksum) and kept, so running \
+    the command again (after Ctrl-C, or with a larger --max-seeds) makes only the missing \
+    layers; a corrupt layer is an error (delete the file).")]
 pub struct GenArgs {
     /// The game: giuthi or kalah.
     #[arg(long, default_value = "giuthi")]
@@ -38,15 +45,15 @@ pub struct GenArgs {
     /// Pits a row (n).
     #[arg(long)]
     pits: usize,
-    /// The largest layer (seeds on the board) to generate.
-    #[arg(long)]
+    /// The largest layer (seeds on the board) to generate, 0 to 126.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_ENCODABLE_SEEDS as i64))]
     max_seeds: u32,
     /// The output folder (created if needed).
     #[arg(long)]
     out: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// Giuthi variant, as in notation: `chain=one,origin=skip` (default: the default rules).
     #[arg(long, default_value = "")]
     variant: String,
@@ -63,6 +70,10 @@ pub struct GenArgs {
 
 /// Arguments of `giuthi tb probe`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"          # value, best moves, pv\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\" --json\n  \
+    giuthi tb probe tb4 \"giuthi 1,0,0,0/1,3,0,0 S 0,2\" --v3-moves  # skip the V4 check")]
 pub struct ProbeArgs {
     /// The tablebase folder.
     dir: PathBuf,
@@ -73,8 +84,8 @@ pub struct ProbeArgs {
     json: bool,
     /// Most states explored to decide a non-capturing move's value with the root counted
     /// as played (V4).
-    #[arg(long, default_value_t = 5_000_000)]
-    v4_limit: usize,
+    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    v4_limit: u64,
     /// Value moves with the root as an ordinary position (V3), skipping the V4 check
     /// (a best move may then reach the margin only by repeating the root).
     #[arg(long)]
@@ -83,6 +94,9 @@ pub struct ProbeArgs {
 
 /// Arguments of `giuthi tb stats`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb stats tb5          # one table per game, variant and board in the folder\n  \
+    giuthi tb stats tb5 --json")]
 pub struct StatsArgs {
     /// The tablebase folder.
     dir: PathBuf,
@@ -93,6 +107,11 @@ pub struct StatsArgs {
 
 /// Arguments of `giuthi tb verify`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi tb verify tb5                      # checksums, 10000 entries re-derived a layer\n  \
+    giuthi tb verify tb5 --all                # re-derive every entry\n  \
+    giuthi tb verify tb5 --samples 100000 --seed 7\n\n\
+    Exit 1 when a file is corrupt, a layer is missing below another, or an entry differs.")]
 pub struct VerifyArgs {
     /// The tablebase folder.
     dir: PathBuf,
@@ -147,11 +166,8 @@ fn print_layer(r: &LayerReport) {
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
-    if a.threads == Some(0) {
-        return Err(usage("--threads must be at least 1"));
-    }
     let opts = GenOptions {
-        threads: a.threads,
+        threads: a.threads.map(usize::from),
         memory_mb: a.memory,
         mirror: !a.no_mirror,
         progress: !a.quiet,
@@ -196,16 +212,20 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
     let t0 = Instant::now();
     let set = TablebaseSet::open_all(&a.dir, pos.rules.clone())?;
     let seeds = pos.rules.seeds_on_board(&pos.state);
-    let limit = if a.v3_moves { 0 } else { a.v4_limit };
-    let sol = solve_position(&set, pos, limit)
-        .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
-        .with_context(|| {
-            format!(
-                "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
-                a.dir.display(),
-                set.max_seeds()
-            )
-        })?;
+    let sol = if a.v3_moves {
+        solve_position_v3(&set, pos)
+    } else {
+        let limit = usize::try_from(a.v4_limit).unwrap_or(usize::MAX);
+        solve_position(&set, pos, limit)
+            .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
+    }
+    .with_context(|| {
+        format!(
+            "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
+            a.dir.display(),
+            set.max_seeds()
+        )
+    })?;
     let secs = t0.elapsed().as_secs_f64();
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
@@ -275,11 +295,29 @@ enum Group {
     ),
 }
 
+/// A tablebase folder given to `tb stats` or `tb verify`: a usage error (exit 2) when it
+/// is not a folder, as for `--tb`.
+fn existing_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        Ok(())
+    } else if dir.exists() {
+        Err(usage(format!("{}: not a folder", dir.display())))
+    } else {
+        Err(usage(format!("{}: no such folder", dir.display())))
+    }
+}
+
 fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
+    existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
+    // A bad file makes its group fail to open with the same error: print it once.
+    let bad: Vec<String> = bad.iter().map(ToString::to_string).collect();
     for e in &bad {
         eprintln!("error: {e}");
+    }
+    if groups.is_empty() && bad.is_empty() {
+        return Err(usage(format!("{}: no tablebase files", a.dir.display())));
     }
     let mut all = Vec::new();
     for key in groups {
@@ -289,7 +327,9 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
                     let set = match $set {
                         Ok(s) => s,
                         Err(e) => {
-                            eprintln!("error: {e}");
+                            if !bad.contains(&e.to_string()) {
+                                eprintln!("error: {e}");
+                            }
                             return Ok(false);
                         }
                     };
@@ -324,8 +364,11 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
 }
 
 fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
+    existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
+    // A bad file makes its group fail to open with the same error: print it once.
+    let bad: Vec<String> = bad.iter().map(ToString::to_string).collect();
     for e in &bad {
         println!("FAIL {e}");
     }
@@ -340,7 +383,9 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
                     let set = match $set {
                         Ok(s) => s,
                         Err(e) => {
-                            println!("FAIL {}: {e}", $label);
+                            if !bad.contains(&e.to_string()) {
+                                println!("FAIL {}: {e}", $label);
+                            }
                             return Ok(false);
                         }
                     };

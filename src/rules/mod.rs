@@ -53,7 +53,7 @@ pub enum IllegalMove {
         mv: String,
     },
     /// The pit index is off the board.
-    #[error("move {mv}: there is no pit {pit} on a board of {pits} pits (0..{pits})")]
+    #[error("move {mv}: there is no pit {pit} on a board of {pits} pits (pits 0 to {})", pits.saturating_sub(1))]
     NoSuchPit {
         /// The move as written.
         mv: String,

@@ -226,6 +226,29 @@ impl<R: Rules> Solver<R> {
         }
     }
 
+    /// A solver with an empty table, as [`Solver::new`], but reporting a table that
+    /// cannot be allocated instead of panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`TableAllocError`](super::tt::TableAllocError) when the memory for the table
+    /// cannot be had.
+    pub fn try_new(rules: R, opts: SolverOptions) -> Result<Solver<R>, super::tt::TableAllocError> {
+        Ok(Solver {
+            rules,
+            tt: Table::try_new(opts.hash_mb)?,
+            oracle: None,
+            opts,
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: AtomicU64::new(0),
+            status: Mutex::new(String::new()),
+            history: Mutex::new([[[0; HISTORY_SLOTS]; 2]; 2]),
+            progress: Mutex::new(None),
+            resume: Mutex::new(None),
+            stop_after_tests: AtomicU64::new(0),
+        })
+    }
+
     /// Raises the stop flag once `n` more null-window tests of the MTD(f) driver
     /// ([`Solver::bounds`]) have been answered (0: never), as Ctrl-C would: the next test
     /// is then interrupted. With one thread the point of interruption is reproducible,

@@ -30,8 +30,8 @@
 //! | +48..+48+T | table | the table as [`Table::write_to`] writes it (`GIUTHITT`, version, slots, slot words, its own checksum) |
 //! | last 8 | checksum | [`crate::checksum::checksum`] of every byte before it |
 //!
-//! A file is written to `FILE.tmp`, synced, then renamed over `FILE`: a crash while writing
-//! leaves the previous checkpoint whole.
+//! A file is written to `FILE.tmp.<pid>` (the writing process's id), synced, then renamed
+//! over `FILE`: a crash while writing leaves the previous checkpoint whole.
 //!
 //! # Stability
 //!
@@ -73,7 +73,7 @@ use crate::checksum::Checksum;
 use crate::index::mix64;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::value::Score;
+use crate::value::{fmt_score, Score};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -237,10 +237,12 @@ impl<W: Write> Write for SummingWriter<W> {
     }
 }
 
-/// The temporary name a checkpoint is written under before it is renamed into place.
+/// The temporary name a checkpoint is written under before it is renamed into place:
+/// `FILE.tmp.<pid>`, so that two processes writing the same checkpoint never write into
+/// one temporary file (each renames a whole file of its own over `FILE`).
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
+    s.push(format!(".tmp.{}", std::process::id()));
     PathBuf::from(s)
 }
 
@@ -297,7 +299,7 @@ impl Checkpoint {
         b
     }
 
-    /// Writes the checkpoint with a snapshot of `table` to `path`: to `path.tmp` first,
+    /// Writes the checkpoint with a snapshot of `table` to `path`: to [`temp_path`] first,
     /// synced, then renamed over `path` (see the module's `# Format`). The table may be
     /// in use by running searches.
     ///
@@ -443,7 +445,10 @@ impl Checkpoint {
         if !ck.progress.is_consistent(seeds) {
             return Err(corrupt(format!(
                 "inconsistent ranges lo in [{}, {}], hi in [{}, {}] for {seeds} seeds",
-                ck.progress.lo.0, ck.progress.lo.1, ck.progress.hi.0, ck.progress.hi.1
+                fmt_score(ck.progress.lo.0),
+                fmt_score(ck.progress.lo.1),
+                fmt_score(ck.progress.hi.0),
+                fmt_score(ck.progress.hi.1)
             )));
         }
         if !(ck.seconds.is_finite() && ck.seconds >= 0.0) {

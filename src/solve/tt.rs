@@ -92,6 +92,16 @@ pub enum TableFileError {
     ChecksumMismatch,
 }
 
+/// The memory for a new transposition table could not be reserved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MB transposition table ({bytes} bytes: out of memory)")]
+pub struct TableAllocError {
+    /// The size asked for, in megabytes.
+    pub mb: usize,
+    /// The bytes the table needs.
+    pub bytes: u64,
+}
+
 /// One probe result: proven bounds on the positional value and a move hint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
@@ -224,13 +234,33 @@ fn pack(bad: bool, lower: Score, upper: Score, best: Option<u8>, work: u8) -> u6
 impl Table {
     /// A table of about `mb` megabytes (a power of two of 64-byte buckets of four 16-byte
     /// slots; at least 1024 slots).
+    ///
+    /// # Panics
+    ///
+    /// When the memory cannot be had; [`Table::try_new`] reports that as an error
+    /// instead.
     pub fn new(mb: usize) -> Table {
+        match Table::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` megabytes, as [`Table::new`].
+    ///
+    /// # Errors
+    ///
+    /// [`TableAllocError`] when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Table, TableAllocError> {
         let n = Table::slots_for_mb(mb) / WAYS;
-        let buckets = Buckets::new(n).expect("memory for the transposition table");
-        Table {
+        let buckets = Buckets::new(n).ok_or(TableAllocError {
+            mb,
+            bytes: (n as u64).saturating_mul(std::mem::size_of::<Bucket>() as u64),
+        })?;
+        Ok(Table {
             buckets,
             mask: n - 1,
-        }
+        })
     }
 
     /// Stores every entry of `other` into this table, with the merge and replacement

@@ -76,9 +76,10 @@ impl<R: TbGame> TbSolution<R> {
 }
 
 /// Solves `pos` from the tables; `None` when the root's layer (or a layer below it) is
-/// not in `set`. With `limit == 0` the V4 local solves are skipped and each move is valued
-/// with the root as an ordinary position (V3); the best moves may then include a move
-/// that reaches the margin only by repeating the root.
+/// not in `set`. Each move is valued with the root counted as played (V4); a
+/// non-capturing move that needs a local solve may explore at most `limit` states (so
+/// with `limit == 0` no local solve can succeed: the check is never skipped). To value
+/// moves with the root as an ordinary position (V3), use [`solve_position_v3`].
 ///
 /// # Errors
 ///
@@ -88,6 +89,28 @@ pub fn solve_position<R: TbGame>(
     set: &TablebaseSet<R>,
     pos: &Position<R>,
     limit: usize,
+) -> Result<Option<TbSolution<R>>, V4Limit> {
+    solve_with(set, pos, Some(limit))
+}
+
+/// Solves `pos` from the tables like [`solve_position`], but values each move with the
+/// root as an ordinary position (V3), skipping the V4 local solves: the best moves may
+/// then include a move that reaches the margin only by repeating the root.
+pub fn solve_position_v3<R: TbGame>(
+    set: &TablebaseSet<R>,
+    pos: &Position<R>,
+) -> Option<TbSolution<R>> {
+    match solve_with(set, pos, None) {
+        Ok(sol) => sol,
+        Err(_) => unreachable!("no local solve runs without a limit"),
+    }
+}
+
+/// [`solve_position`] with `None`: no V4 local solves (V3 move values).
+fn solve_with<R: TbGame>(
+    set: &TablebaseSet<R>,
+    pos: &Position<R>,
+    limit: Option<usize>,
 ) -> Result<Option<TbSolution<R>>, V4Limit> {
     let rules = set.rules();
     let root = pos.state;
@@ -124,10 +147,9 @@ pub fn solve_position<R: TbGame>(
         // monotone max/min expression of the root's payoff x, i.e. clamp(x, a, b): moving
         // x from `margin` to 0 cannot change a value that is not strictly between them
         // (or equal to `margin`); in particular nothing changes when `margin == 0`.
-        let needs_local = limit > 0
-            && k == 0
+        let needs_local = k == 0
             && ((margin > 0 && v3 > 0 && v3 <= margin) || (margin < 0 && v3 < 0 && v3 >= margin));
-        let v = if needs_local {
+        let v = if let (true, Some(limit)) = (needs_local, limit) {
             match local_bounds(set, &root, -d, &c.state, limit, &mut nodes) {
                 Some(b) => value_of(b),
                 // A winning root's move below the margin cannot become best (its value
@@ -172,6 +194,10 @@ fn local_bounds<R: TbGame>(
     limit: usize,
     nodes: &mut u64,
 ) -> Option<Bounds> {
+    if limit == 0 {
+        // Not even `start` may be explored.
+        return None;
+    }
     let rules = set.rules();
     let root_turn = rules.turn(root);
     let rv = root_value.clamp(-(POS_INF as i32 - 1), POS_INF as i32 - 1) as Score;
