@@ -70,7 +70,7 @@ fn r_kalah_6_3_published_margin_with_tablebases() {
 }
 
 #[test]
-#[ignore = "minutes: cargo test --release --test kalah -- --ignored (figures in docs/solver.md)"]
+#[ignore = "minutes without tables (session 1: 520 s on 2 threads before the history heuristic); cargo test --release --test kalah -- --ignored"]
 fn r_kalah_6_4_published_margin() {
     assert_eq!(margin(6, 4, 2), 10, "Kalah(6,4)");
 }
@@ -86,7 +86,7 @@ fn r_kalah_6_4_published_margin_with_tablebases() {
 }
 
 #[test]
-#[ignore = "long: the 22-seed tables and the search (figures in docs/solver.md); cargo test --release --test kalah -- --ignored"]
+#[ignore = "about an hour: the 22-seed tables (10 min) and 2.7e9 nodes to prove +12, then the best move (docs/solver.md); cargo test --release --test kalah -- --ignored"]
 fn r_kalah_6_5_published_margin_with_tablebases() {
     assert_eq!(
         margin_with_tb(6, 5, 22, 2),
