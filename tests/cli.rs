@@ -734,6 +734,32 @@ fn solve_hash_too_large_for_memory_is_a_usage_error() {
     );
 }
 
+/// With the address space limited (no room for the 1 GB stacks of the search threads), a
+/// table that fits still solves: smaller stacks, or the calling thread.
+#[test]
+fn solve_with_a_limited_address_space_still_answers() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_giuthi"))
+        .args([
+            "solve",
+            "giuthi 2,2,2,0/0,2,2,2 S 0,0",
+            "--hash",
+            "16",
+            "--threads",
+            "2",
+            "--json",
+        ])
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["margin"], 12);
+}
+
 #[test]
 fn bench_hash_has_the_range_of_solve() {
     let err = usage_error(&["bench", "--hash", "100000"]);

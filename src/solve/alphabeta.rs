@@ -358,29 +358,37 @@ impl<R: Rules> Solver<R> {
         std::thread::scope(|scope| {
             for id in 0..threads {
                 let (done, answer, job) = (&done, &answer, &job);
+                let work = move || {
+                    let mut w = Worker::new(self, id, history, done);
+                    let r = w.job(job, bad);
+                    w.flush();
+                    if id == 0 {
+                        if let Ok(mut h) = self.history.lock() {
+                            *h = w.history;
+                        }
+                    }
+                    if let Some(r) = r {
+                        if let Ok(mut a) = answer.lock() {
+                            if a.is_none() {
+                                *a = Some(r);
+                            }
+                        }
+                        done.store(true, Ordering::Relaxed);
+                    }
+                };
                 // A path can be as long as a seed layer has states: a deep stack (only the
-                // pages touched are committed).
-                std::thread::Builder::new()
-                    .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(self, id, history, done);
-                        let r = w.job(job, bad);
-                        w.flush();
-                        if id == 0 {
-                            if let Ok(mut h) = self.history.lock() {
-                                *h = w.history;
-                            }
-                        }
-                        if let Some(r) = r {
-                            if let Ok(mut a) = answer.lock() {
-                                if a.is_none() {
-                                    *a = Some(r);
-                                }
-                            }
-                            done.store(true, Ordering::Relaxed);
-                        }
-                    })
-                    .expect("spawn a search thread");
+                // pages touched are committed). Where the address space is limited (ulimit
+                // -v), a smaller stack; a helper that cannot start is left out, and the
+                // main search runs on this thread if no thread can start at all.
+                let spawned = [STACK_BYTES, STACK_BYTES >> 4].iter().any(|&bytes| {
+                    std::thread::Builder::new()
+                        .stack_size(bytes)
+                        .spawn_scoped(scope, work)
+                        .is_ok()
+                });
+                if !spawned && id == 0 {
+                    work();
+                }
             }
         });
         answer.into_inner().ok().flatten()
