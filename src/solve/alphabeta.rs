@@ -210,10 +210,19 @@ type History = [[[u32; HISTORY_SLOTS]; 2]; 2];
 
 impl<R: Rules> Solver<R> {
     /// A solver with an empty table.
+    ///
+    /// # Panics
+    ///
+    /// When the table cannot be allocated ([`Solver::try_new`] reports it instead).
     pub fn new(rules: R, opts: SolverOptions) -> Solver<R> {
+        let tt = Table::new(opts.hash_mb);
+        Solver::with_parts(rules, opts, tt)
+    }
+
+    fn with_parts(rules: R, opts: SolverOptions, tt: Table) -> Solver<R> {
         Solver {
             rules,
-            tt: Table::new(opts.hash_mb),
+            tt,
             oracle: None,
             opts,
             stop: Arc::new(AtomicBool::new(false)),
@@ -234,19 +243,8 @@ impl<R: Rules> Solver<R> {
     /// [`TableAllocError`](super::tt::TableAllocError) when the memory for the table
     /// cannot be had.
     pub fn try_new(rules: R, opts: SolverOptions) -> Result<Solver<R>, super::tt::TableAllocError> {
-        Ok(Solver {
-            rules,
-            tt: Table::try_new(opts.hash_mb)?,
-            oracle: None,
-            opts,
-            stop: Arc::new(AtomicBool::new(false)),
-            nodes: AtomicU64::new(0),
-            status: Mutex::new(String::new()),
-            history: Mutex::new([[[0; HISTORY_SLOTS]; 2]; 2]),
-            progress: Mutex::new(None),
-            resume: Mutex::new(None),
-            stop_after_tests: AtomicU64::new(0),
-        })
+        let tt = Table::try_new(opts.hash_mb)?;
+        Ok(Solver::with_parts(rules, opts, tt))
     }
 
     /// Raises the stop flag once `n` more null-window tests of the MTD(f) driver
