@@ -42,8 +42,11 @@ use crate::value::{is_infinite, Bounds, GameResult, Score, NEG_INF, POS_INF};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Stack of a search thread.
-const STACK_BYTES: usize = 1 << 30;
+/// Stack of a search thread: 8 GB of address space (only the pages touched are
+/// committed), as a Giuthi path inside one seed layer can be millions of plies deep (a
+/// 1 GB stack overflowed in the 2x6x3 opening search). Where it cannot be reserved, 1 GB,
+/// then 64 MB.
+const STACK_BYTES: usize = 1 << 33;
 
 /// No repetition in the proof.
 const NO_REP: u32 = u32::MAX;
@@ -378,12 +381,14 @@ impl<R: Rules> Solver<R> {
                 // pages touched are committed). Where the address space is limited (ulimit
                 // -v), a smaller stack; a helper that cannot start is left out, and the
                 // main search runs on this thread if no thread can start at all.
-                let spawned = [STACK_BYTES, STACK_BYTES >> 4].iter().any(|&bytes| {
-                    std::thread::Builder::new()
-                        .stack_size(bytes)
-                        .spawn_scoped(scope, work)
-                        .is_ok()
-                });
+                let spawned = [STACK_BYTES, STACK_BYTES >> 3, STACK_BYTES >> 7]
+                    .iter()
+                    .any(|&bytes| {
+                        std::thread::Builder::new()
+                            .stack_size(bytes)
+                            .spawn_scoped(scope, work)
+                            .is_ok()
+                    });
                 if !spawned && id == 0 {
                     work();
                 }
