@@ -162,6 +162,23 @@ pub trait TbGame: Rules {
     fn file_stem(&self) -> String;
 }
 
+/// The `2n` pits of a Giuthi or Kalah state (they share the state type).
+#[inline]
+fn pits_board(s: &crate::rules::giuthi::GiuthiState, n: usize) -> &[u8] {
+    &s.pits[..2 * n]
+}
+
+/// A Giuthi or Kalah state from its pits and the side to move.
+#[inline]
+fn pits_state(board: &[u8], turn: Side) -> crate::rules::giuthi::GiuthiState {
+    let mut st = crate::rules::giuthi::GiuthiState {
+        pits: [0; 32],
+        turn,
+    };
+    st.pits[..board.len()].copy_from_slice(board);
+    st
+}
+
 impl TbGame for Giuthi {
     const GAME: GameId = GameId::Giuthi;
     fn variant_code(&self) -> u8 {
@@ -183,16 +200,11 @@ impl TbGame for Giuthi {
     }
     #[inline]
     fn board<'a>(&self, s: &'a Self::State) -> &'a [u8] {
-        &s.pits[..2 * self.pits_per_row()]
+        pits_board(s, self.pits_per_row())
     }
     #[inline]
     fn make_state(&self, board: &[u8], turn: Side) -> Self::State {
-        let mut st = crate::rules::giuthi::GiuthiState {
-            pits: [0; 32],
-            turn,
-        };
-        st.pits[..board.len()].copy_from_slice(board);
-        st
+        pits_state(board, turn)
     }
     fn has_mirror(&self) -> bool {
         true
@@ -242,16 +254,11 @@ impl TbGame for Kalah {
     }
     #[inline]
     fn board<'a>(&self, s: &'a Self::State) -> &'a [u8] {
-        &s.pits[..2 * self.pits_per_row()]
+        pits_board(s, self.pits_per_row())
     }
     #[inline]
     fn make_state(&self, board: &[u8], turn: Side) -> Self::State {
-        let mut st = crate::rules::giuthi::GiuthiState {
-            pits: [0; 32],
-            turn,
-        };
-        st.pits[..board.len()].copy_from_slice(board);
-        st
+        pits_state(board, turn)
     }
     fn has_mirror(&self) -> bool {
         false
