@@ -218,3 +218,104 @@ fn stop_flag_interrupts_the_search() {
         .store(true, std::sync::atomic::Ordering::Relaxed);
     assert!(solver.solve(&pos).is_err());
 }
+
+/// The path cap (SolverOptions::max_ply) changes the work, never a value: with caps of
+/// one to a few plies nearly every test is cut, run against and for the bad side and
+/// deepened, and the answers must still equal the naive solver's (G10, V2-V4), lo != hi
+/// included.
+#[test]
+fn g10_path_cap_never_changes_a_value() {
+    let mut rng = Rng(0xcafe);
+    let vars = variants();
+    let (mut checked, mut split, mut capped_runs) = (0, 0, 0);
+    while checked < 300 {
+        let n = 3 + rng.below(3) as usize;
+        let vi = rng.below(vars.len() as u64) as usize;
+        let rules = Giuthi::new(n, vars[vi]).expect("board");
+        let first_cap = 1 + rng.below(4) as usize;
+        let solver = Solver::new(
+            rules.clone(),
+            SolverOptions {
+                hash_mb: 1,
+                first_cap,
+                etc: vi % 2 == 0,
+                threads: 1 + (checked % 5 == 0) as usize,
+                ..SolverOptions::default()
+            },
+        );
+        let pos = random_position(&mut rng, &rules);
+        if let Some(is_split) = check(&solver, &pos) {
+            checked += 1;
+            split += is_split as usize;
+            capped_runs += (solver.path_cap() > first_cap) as usize;
+        }
+    }
+    assert!(split >= 5, "only {split} positions with lo != hi");
+    assert!(
+        capped_runs >= 100,
+        "the cap was deepened in only {capped_runs} solves"
+    );
+}
+
+/// `analyze` under a tiny first cap gives the naive move values (V4).
+#[test]
+fn g10_path_cap_analyze_equals_naive() {
+    let mut rng = Rng(0xbeef);
+    let rules = Giuthi::new(4, Variant::default()).expect("board");
+    let mut done = 0;
+    while done < 60 {
+        let pos = random_position(&mut rng, &rules);
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let solver = Solver::new(
+            rules.clone(),
+            SolverOptions {
+                first_cap: 2,
+                ..SolverOptions::default()
+            },
+        );
+        assert_eq!(
+            solver.analyze(&pos).expect("deepened"),
+            naive.moves,
+            "{pos}"
+        );
+        done += 1;
+    }
+}
+
+/// A search that needs paths deeper than `max_ply` stops with `too_deep` and with ranges
+/// that hold the true bounds (they are facts, not guesses).
+#[test]
+fn g10_max_ply_stops_with_true_ranges() {
+    let mut rng = Rng(0xd00d);
+    let rules = Giuthi::new(5, Variant::default()).expect("board");
+    let mut stopped = 0;
+    let mut tried = 0;
+    while stopped < 20 && tried < 2000 {
+        tried += 1;
+        let pos = random_position(&mut rng, &rules);
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let solver = Solver::new(
+            rules.clone(),
+            SolverOptions {
+                first_cap: 1,
+                max_ply: 2,
+                ..SolverOptions::default()
+            },
+        );
+        match solver.bounds(&pos.state) {
+            Ok(b) => assert_eq!(b, naive.bounds, "{pos}"),
+            Err(e) => {
+                assert!(e.too_deep && solver.too_deep(), "{pos}: {e}");
+                let (lo, hi) = (naive.bounds.lo, naive.bounds.hi);
+                assert!(e.lo.0 <= lo && lo <= e.lo.1, "{pos}: lo {lo} outside {e}");
+                assert!(e.hi.0 <= hi && hi <= e.hi.1, "{pos}: hi {hi} outside {e}");
+                stopped += 1;
+            }
+        }
+    }
+    assert_eq!(stopped, 20, "only {stopped} searches stopped at max_ply 2");
+}

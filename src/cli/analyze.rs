@@ -37,7 +37,7 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
         Ok(v) => v,
         Err(e) => {
             eprintln!("{pos}: {e}");
-            return 130;
+            return if e.too_deep { 3 } else { 130 };
         }
     };
     if json {

@@ -56,6 +56,7 @@ fn bench_one<R: Rules>(
             hash_mb,
             etc,
             history,
+            ..SolverOptions::default()
         },
     )
     .map_err(|e| usage(format!("--hash {hash_mb}: {e}")))?;

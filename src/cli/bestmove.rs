@@ -40,7 +40,11 @@ fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
         }
         Err(e) => {
             eprintln!("{pos}: {e}");
-            130
+            if e.too_deep {
+                3
+            } else {
+                130
+            }
         }
     }
 }

@@ -7,7 +7,8 @@ use giuthi::rules::kalah::Kalah;
 use giuthi::rules::kiothi::Kiothi;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{
-    moves_to_strings, Interrupted, Progress, Solution, Solver, SolverOptions,
+    moves_to_strings, Interrupted, Progress, Solution, Solver, SolverOptions, DEFAULT_FIRST_CAP,
+    DEFAULT_MAX_PLY,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::Table;
@@ -78,6 +79,16 @@ pub struct SearchArgs {
     /// the same game, variant and board; every layer present is used).
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
+    /// The deepest path the search follows, in plies, 64 to 2^26 (default 2^21, about
+    /// 2 GB): paths are cut at a cap that deepens up to this, and a search that needs more
+    /// stops with the bounds proven so far (docs/solver.md, Path cap).
+    #[arg(long, value_name = "PLIES",
+          value_parser = clap::value_parser!(u64).range(64..=(1 << 26)))]
+    pub max_ply: Option<u64>,
+    /// Tests only: the first path cap in plies (default 2^16).
+    #[arg(long, hide = true, value_name = "PLIES",
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
+    pub first_cap: Option<u64>,
 }
 
 impl SearchArgs {
@@ -90,6 +101,8 @@ impl SearchArgs {
             hash_given: self.hash.is_some(),
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
+            max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
+            first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
         }
     }
 }
@@ -107,6 +120,10 @@ pub(super) struct Common {
     pub progress: bool,
     /// Tablebase folder to probe (`--tb`).
     pub tb: Option<PathBuf>,
+    /// `--max-ply`.
+    pub max_ply: usize,
+    /// `--first-cap`.
+    pub first_cap: usize,
 }
 
 /// Games whose solver can take an endgame oracle from a tablebase folder.
@@ -188,6 +205,8 @@ pub(super) fn make_solver<R: OracleFor>(
         SolverOptions {
             threads: c.threads,
             hash_mb: c.hash_mb,
+            max_ply: c.max_ply,
+            first_cap: c.first_cap,
             ..SolverOptions::default()
         },
     )
@@ -394,7 +413,7 @@ fn solve_any(
             }
             Err(e) => {
                 eprintln!("{p}: {e}");
-                Ok(Err(130))
+                Ok(Err(if e.too_deep { 3 } else { 130 }))
             }
         }
     })
@@ -691,7 +710,11 @@ fn solve_checkpointed<R: OracleFor>(
                     path.display()
                 );
             }
-            130
+            if e.too_deep {
+                3
+            } else {
+                130
+            }
         }
     };
     written.map(|()| code)

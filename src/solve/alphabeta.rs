@@ -39,7 +39,7 @@ use crate::position::Position;
 use crate::rules::{Child, Rules, HISTORY_SLOTS};
 use crate::types::Side;
 use crate::value::{is_infinite, Bounds, GameResult, Score, NEG_INF, POS_INF};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Stack of a search thread: 8 GB of address space (only the pages touched are
@@ -60,6 +60,9 @@ struct Res {
     v: Score,
     /// Shallowest ply of the path hit by a repetition in the proof (`NO_REP`: none).
     rep: u32,
+    /// The proof met a path cut at the ply cap (see [`SolverOptions::max_ply`]): the
+    /// answer holds in the capped game only, so it is a fact in one direction only.
+    capped: bool,
 }
 
 /// Search options.
@@ -76,6 +79,17 @@ pub struct SolverOptions {
     /// by how much search their earlier cutoffs saved (on by default; measured in
     /// docs/solver.md).
     pub history: bool,
+    /// The deepest path, in plies below the root of a null-window test, that the search
+    /// follows (default 2^21). A Giuthi path inside one seed layer can run for millions of
+    /// plies without repeating, so the search cuts paths at a *cap*: a node at the cap
+    /// counts as lost for one side (the worst outcome for the repetition game's bad side in
+    /// one pass, the best in a second pass), which makes a test's answer a fact in one
+    /// direction; a test that neither pass settles is repeated with a cap four times
+    /// deeper, up to `max_ply`. Past it the search stops ([`Solver::too_deep`]) with the
+    /// bounds proven so far. Values never depend on the cap, only the work does.
+    pub max_ply: usize,
+    /// The first cap (plies; see `max_ply`). Default 2^16.
+    pub first_cap: usize,
 }
 
 impl Default for SolverOptions {
@@ -85,18 +99,33 @@ impl Default for SolverOptions {
             hash_mb: 64,
             etc: false,
             history: true,
+            max_ply: DEFAULT_MAX_PLY,
+            first_cap: DEFAULT_FIRST_CAP,
         }
     }
 }
 
-/// The search was stopped (Ctrl-C) before it finished; the bounds proven so far.
+/// Default of [`SolverOptions::max_ply`]: 2^21 plies (about 2 GB of path and stack).
+pub const DEFAULT_MAX_PLY: usize = 1 << 21;
+
+/// Default of [`SolverOptions::first_cap`].
+pub const DEFAULT_FIRST_CAP: usize = 1 << 16;
+
+/// The search was stopped before it finished (Ctrl-C, or a path deeper than
+/// [`SolverOptions::max_ply`]); the bounds proven so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted: lo in [{}, {}], hi in [{}, {}]", crate::value::fmt_score(lo.0), crate::value::fmt_score(lo.1), crate::value::fmt_score(hi.0), crate::value::fmt_score(hi.1))]
+#[error("{}: lo in [{}, {}], hi in [{}, {}]",
+    if *too_deep { "stopped, a path deeper than --max-ply was needed" } else { "interrupted" },
+    crate::value::fmt_score(lo.0), crate::value::fmt_score(lo.1),
+    crate::value::fmt_score(hi.0), crate::value::fmt_score(hi.1))]
 pub struct Interrupted {
     /// `lo` is proven to lie in this closed range.
     pub lo: (Score, Score),
     /// `hi` is proven to lie in this closed range.
     pub hi: (Score, Score),
+    /// Stopped because a path would have been deeper than [`SolverOptions::max_ply`]
+    /// (else by the stop flag).
+    pub too_deep: bool,
 }
 
 /// Where the MTD(f) driver of [`Solver::bounds`] stands: the proven ranges of `lo` and
@@ -205,6 +234,12 @@ pub struct Solver<R: Rules> {
     resume: Mutex<Option<Progress>>,
     /// Driver tests left before the stop flag is raised (0: no such limit).
     stop_after_tests: AtomicU64,
+    /// The current path cap (plies; [`SolverOptions::max_ply`]).
+    cap: AtomicUsize,
+    /// A test needed a path deeper than [`SolverOptions::max_ply`].
+    too_deep: AtomicBool,
+    /// Null-window runs repeated because a cap left them undecided (statistics).
+    capped_runs: AtomicU64,
 }
 
 /// History heuristic scores by side and [`Rules::history_slot`]: how much search the
@@ -227,7 +262,6 @@ impl<R: Rules> Solver<R> {
             rules,
             tt,
             oracle: None,
-            opts,
             stop: Arc::new(AtomicBool::new(false)),
             nodes: AtomicU64::new(0),
             status: Mutex::new(String::new()),
@@ -235,6 +269,10 @@ impl<R: Rules> Solver<R> {
             progress: Mutex::new(None),
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
+            cap: AtomicUsize::new(opts.first_cap.clamp(1, opts.max_ply.max(1))),
+            too_deep: AtomicBool::new(false),
+            capped_runs: AtomicU64::new(0),
+            opts,
         }
     }
 
@@ -347,20 +385,32 @@ impl<R: Rules> Solver<R> {
         }
     }
 
-    /// Runs one null-window test on every thread; the first to finish answers.
+    /// Runs one null-window test on every thread with path cap `cap` (cut nodes scored
+    /// for the bad side as the worst outcome, or the best when `optimistic`); the first
+    /// thread to finish answers `(ok, v, fact)`, `fact` saying whether the answer holds in
+    /// the uncapped game.
     ///
     /// `history` are the states already played before `s` (their repetition ends the game);
     /// `target` is either the node `s` itself with threshold `x`, or (`via`) a child of the
     /// last history state reached by a move capturing `k`, tested in the parent's frame.
-    fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<(bool, Score)> {
+    fn run_once(
+        &self,
+        history: &[R::State],
+        job: &Job<R>,
+        bad: Side,
+        cap: usize,
+        optimistic: bool,
+    ) -> Option<(bool, Score, bool)> {
         let threads = self.opts.threads.max(1);
         let done = AtomicBool::new(false);
-        let answer: Mutex<Option<(bool, Score)>> = Mutex::new(None);
+        let answer: Mutex<Option<(bool, Score, bool)>> = Mutex::new(None);
         std::thread::scope(|scope| {
             for id in 0..threads {
-                let (done, answer, job) = (&done, &answer, &job);
+                let (done, answer) = (&done, &answer);
                 let work = move || {
                     let mut w = Worker::new(self, id, history, done);
+                    w.cap = cap;
+                    w.optimistic = optimistic;
                     let r = w.job(job, bad);
                     w.flush();
                     if id == 0 {
@@ -395,6 +445,44 @@ impl<R: Rules> Solver<R> {
             }
         });
         answer.into_inner().ok().flatten()
+    }
+
+    /// Runs one null-window test to a fact: first with the cut nodes at the path cap
+    /// scored against the bad side, then for it; when neither settles the test, again
+    /// with a cap four times deeper ([`SolverOptions::max_ply`]). `None` when stopped or
+    /// when a path would have to be deeper than `max_ply` ([`Solver::too_deep`]).
+    fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<(bool, Score)> {
+        loop {
+            let cap = self.cap.load(Ordering::Relaxed);
+            let (ok, v, fact) = self.run_once(history, &job, bad, cap, false)?;
+            if fact {
+                return Some((ok, v));
+            }
+            let (ok, v, fact) = self.run_once(history, &job, bad, cap, true)?;
+            if fact {
+                return Some((ok, v));
+            }
+            self.capped_runs.fetch_add(1, Ordering::Relaxed);
+            if cap >= self.opts.max_ply {
+                self.too_deep.store(true, Ordering::Relaxed);
+                return None;
+            }
+            self.cap.store(
+                cap.saturating_mul(4).min(self.opts.max_ply),
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    /// Whether a search stopped because a path had to be deeper than
+    /// [`SolverOptions::max_ply`] (the bounds proven so far are still facts).
+    pub fn too_deep(&self) -> bool {
+        self.too_deep.load(Ordering::Relaxed)
+    }
+
+    /// The path cap now in use (plies; [`SolverOptions::max_ply`]).
+    pub fn path_cap(&self) -> usize {
+        self.cap.load(Ordering::Relaxed)
     }
 
     /// Whether the positional value of `s` for its mover is `>= x` in the game whose bad
@@ -467,7 +555,8 @@ impl<R: Rules> Solver<R> {
     ///
     /// # Errors
     ///
-    /// [`Interrupted`] when the stop flag was raised, with the bounds proven so far.
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed, with the bounds proven so far.
     pub fn bounds(&self, s: &R::State) -> Result<Bounds, Interrupted> {
         let mover = self.rules.turn(s);
         let seeds = self.rules.seeds_on_board(s) as Score;
@@ -494,6 +583,7 @@ impl<R: Rules> Solver<R> {
             .map_err(|(a, b)| Interrupted {
                 lo: (a, b),
                 hi: (p0.hi.0.max(a), p0.hi.1),
+                too_deep: self.too_deep(),
             })?;
         if !self.rules.can_repeat() {
             // No repetition: both games are the same game.
@@ -525,6 +615,7 @@ impl<R: Rules> Solver<R> {
             .map_err(|(a, b)| Interrupted {
                 lo: (lo, lo),
                 hi: (a, b),
+                too_deep: self.too_deep(),
             })?;
         self.set_progress(h_progress(hi, hi, hi));
         Ok(Bounds { lo, hi })
@@ -559,6 +650,43 @@ impl<R: Rules> Solver<R> {
         // The move's test counts the capture `k` itself. Futility keeps |x| far below the
         // infinities; the clamp only guards the cast.
         let x = (target - d).clamp(-4096, 4096) as Score;
+        if !self.rules.can_repeat() {
+            return self.run(history, Job::Move(*child, x), bad).map(|r| r.0);
+        }
+        // The test without the history first: it shares the table with every other
+        // positional test, where strict mode can use it one way only. Played states are
+        // extra repetition terminals, against the bad side: a success of the other side
+        // and a failure of the bad side hold with them too.
+        let free = self.run(&[], Job::Move(*child, x), bad)?.0;
+        let mover_bad = mover == bad;
+        if free != mover_bad {
+            return Some(free);
+        }
+        // Otherwise the answer stands when a return to any played state that can recur
+        // (same seeds: no capture on the way, so the gain still needed there is `x`) is
+        // on the same side of `x` when play goes on from it as when it ends the game
+        // there: its positional value for the mover bounds any continuation from it the
+        // right way (docs/solver.md, Best moves).
+        let seeds = self.rules.seeds_on_board(&child.state);
+        let mut same = true;
+        for h in history
+            .iter()
+            .filter(|h| self.rules.seeds_on_board(h) == seeds)
+        {
+            // "Value of h for its mover >= t" must come out `want`.
+            let (t, want) = if self.rules.turn(h) == mover {
+                (x, !mover_bad)
+            } else {
+                (1 - x, mover_bad)
+            };
+            if self.run(&[], Job::Node(*h, t), bad)?.0 != want {
+                same = false;
+                break;
+            }
+        }
+        if same {
+            return Some(free);
+        }
         self.run(history, Job::Move(*child, x), bad).map(|r| r.0)
     }
 
@@ -585,15 +713,17 @@ impl<R: Rules> Solver<R> {
     ///
     /// # Errors
     ///
-    /// [`Interrupted`] when the stop flag was raised.
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed.
     pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
         let bounds = self.bounds(&pos.state)?;
         let d = pos.captured_difference();
         let margin = bounds.exact_margin(d);
-        let interrupted = Interrupted {
+        let interrupted = || Interrupted {
             lo: (bounds.lo, bounds.lo),
             hi: (bounds.hi, bounds.hi),
+            too_deep: self.too_deep(),
         };
         self.set_status(format!("{bounds}, margin {margin:+}: best moves"));
         let mut children = Vec::new();
@@ -602,13 +732,13 @@ impl<R: Rules> Solver<R> {
         for c in &children {
             if self
                 .move_reaches(&[pos.state], c, d, margin)
-                .ok_or(interrupted)?
+                .ok_or_else(interrupted)?
             {
                 best_moves.push(c.mv);
             }
         }
         self.set_status(format!("{bounds}, margin {margin:+}: principal variation"));
-        let pv = self.pv(pos, margin).ok_or(interrupted)?;
+        let pv = self.pv(pos, margin).ok_or_else(interrupted)?;
         Ok(Solution {
             bounds,
             margin,
@@ -623,7 +753,8 @@ impl<R: Rules> Solver<R> {
     ///
     /// # Errors
     ///
-    /// [`Interrupted`] when the stop flag was raised.
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed.
     pub fn analyze(&self, pos: &Position<R>) -> Result<Vec<(R::Move, i32)>, Interrupted> {
         let d = pos.captured_difference();
         let mut children = Vec::new();
@@ -631,10 +762,13 @@ impl<R: Rules> Solver<R> {
         let mut out = Vec::new();
         for c in &children {
             self.set_status(format!("move {}", c.mv));
-            let v = self.move_value(&[pos.state], c, d).ok_or(Interrupted {
-                lo: (NEG_INF, POS_INF),
-                hi: (NEG_INF, POS_INF),
-            })?;
+            let v = self
+                .move_value(&[pos.state], c, d)
+                .ok_or_else(|| Interrupted {
+                    lo: (NEG_INF, POS_INF),
+                    hi: (NEG_INF, POS_INF),
+                    too_deep: self.too_deep(),
+                })?;
             out.push((c.mv, v));
         }
         Ok(out)
@@ -714,6 +848,10 @@ struct Worker<'a, R: Rules> {
     strict: bool,
     /// Seeds on the board in the last history state (the fewest of the history).
     history_seeds: u32,
+    /// Path cap: a node this many plies below the test's root is cut.
+    cap: usize,
+    /// Cut nodes score as the best outcome for the bad side (else the worst).
+    optimistic: bool,
     done: &'a AtomicBool,
 }
 
@@ -741,6 +879,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             // Without repetitions a history cannot come back: positional values are exact.
             strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
+            cap: usize::MAX,
+            optimistic: false,
             done,
         };
         for s in history {
@@ -810,15 +950,30 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.unflushed = 0;
     }
 
-    fn job(&mut self, job: &Job<R>, bad: Side) -> Option<(bool, Score)> {
-        match *job {
-            Job::Node(s, x) => self.test(&s, x, self.base, bad).map(|r| (r.ok, r.v)),
+    /// Runs the job: `(ok, v, fact)` in the job's frame, `fact` saying whether the answer
+    /// holds in the uncapped game. With cut nodes scored against the bad side, only a
+    /// success of the bad side and a failure of the other side are facts; scored for it,
+    /// the other two.
+    fn job(&mut self, job: &Job<R>, bad: Side) -> Option<(bool, Score, bool)> {
+        let (root, r, invert, c) = match *job {
+            Job::Node(s, x) => (s, self.test(&s, x, self.base, bad)?, false, None),
             Job::Move(c, y) => {
                 let (xc, invert) = child_threshold(y, &c);
-                self.test(&c.state, xc, self.base, bad)
-                    .map(|r| (r.ok != invert, to_parent(r.v, &c)))
+                (
+                    c.state,
+                    self.test(&c.state, xc, self.base, bad)?,
+                    invert,
+                    Some(c),
+                )
             }
-        }
+        };
+        let root_bad = self.rules.turn(&root) == bad;
+        let fact = !r.capped || (self.optimistic != (r.ok == root_bad));
+        let v = match c {
+            Some(c) => to_parent(r.v, &c),
+            None => r.v,
+        };
+        Some((r.ok != invert, v, fact))
     }
 
     /// Fail-soft null-window test: is the value of `s` for its mover `>= x`, with
@@ -844,6 +999,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 ok: true,
                 v,
                 rep: NO_REP,
+                capped: false,
             })
         };
         let no = |v: Score| {
@@ -851,6 +1007,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 ok: false,
                 v,
                 rep: NO_REP,
+                capped: false,
             })
         };
         let rules = self.rules;
@@ -888,6 +1045,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 ok: v >= x,
                 v,
                 rep: p,
+                capped: false,
             });
         }
         // Seeds never increase: a history state with more seeds than this node cannot come
@@ -928,6 +1086,24 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.order[depth] = order;
             let v = rules.final_value(s);
             return if v >= x { yes(v) } else { no(v) };
+        }
+        if depth >= self.cap {
+            // The path cap: this node is cut, scored as the worst outcome for the bad side
+            // (or the best, when optimistic), and the answer marked as capped.
+            self.kids[depth] = kids;
+            self.order[depth] = order;
+            let v = match (self.optimistic, mover_bad) {
+                (false, true) => NEG_INF,
+                (false, false) => POS_INF,
+                (true, true) => seeds,
+                (true, false) => -seeds,
+            };
+            return Some(Res {
+                ok: v >= x,
+                v,
+                rep: NO_REP,
+                capped: true,
+            });
         }
         // Move ordering: the table's move, then captures (larger first), then extra moves,
         // then the history heuristic.
@@ -980,6 +1156,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.truncate_path(ply);
         self.push_path(key, seeds32, s);
         let mut rep = NO_REP;
+        let mut capped = false;
         let mut ok = false;
         // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
         let mut v = NEG_INF;
@@ -996,6 +1173,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             if r.ok != invert {
                 ok = true;
                 rep = r.rep;
+                capped = r.capped;
                 best = Some(i);
                 v = pv;
                 if let (true, Some(slot)) =
@@ -1020,6 +1198,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             v = v.max(pv);
             rep = rep.min(r.rep);
+            capped |= r.capped;
         }
         self.kids[depth] = kids;
         self.order[depth] = order;
@@ -1034,8 +1213,19 @@ impl<'a, R: Rules> Worker<'a, R> {
         if !ok && mover_bad {
             v = v.min(seeds);
         }
-        let positional = rep >= ply as u32;
-        if positional || (ok && mover_bad) || (!ok && !mover_bad) {
+        // What the table may keep: a bound on the positional value. Repetitions of the
+        // path above this node and cut nodes scored against the bad side are extra
+        // terminals against it: a success of the bad side and a failure of the other side
+        // still hold without them. Cut nodes scored for the bad side allow the other two.
+        let against = rep < ply as u32 || (capped && !self.optimistic);
+        let for_bad = capped && self.optimistic;
+        let keep = match (against, for_bad) {
+            (false, false) => true,
+            (true, false) => ok == mover_bad,
+            (false, true) => ok != mover_bad,
+            (true, true) => false,
+        };
+        if keep {
             let work = work_of(self.nodes - nodes0);
             if ok {
                 self.solver.tt.store(key, mover_bad, v, POS_INF, best, work);
@@ -1043,7 +1233,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 self.solver.tt.store(key, mover_bad, NEG_INF, v, None, work);
             }
         }
-        Some(Res { ok, v, rep })
+        Some(Res { ok, v, rep, capped })
     }
 }
 
