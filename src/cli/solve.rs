@@ -51,6 +51,11 @@ pub struct Args {
     /// file's table unless --hash is given.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// After the solution, the exact margin of every legal move as well (V4, as `giuthi
+    /// analyze`; with --checkpoint the saved table serves it too). JSON: a "moves" field,
+    /// `[{"move": "7ccw", "margin": 2}, ...]`.
+    #[arg(long)]
+    pub analyze: bool,
     /// Seconds between two checkpoints (with --checkpoint).
     #[arg(long, value_name = "SECONDS", default_value_t = 600, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -85,7 +90,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(64..=(1 << 26)))]
     pub max_ply: Option<u64>,
-    /// Tests only: the first path cap in plies (default 2^16).
+    /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
     pub first_cap: Option<u64>,
@@ -103,6 +108,7 @@ impl SearchArgs {
             tb: self.tb.clone(),
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
+            analyze: false,
         }
     }
 }
@@ -124,6 +130,8 @@ pub(super) struct Common {
     pub max_ply: usize,
     /// `--first-cap`.
     pub first_cap: usize,
+    /// `solve --analyze`: every move's margin after the solution.
+    pub analyze: bool,
 }
 
 /// Games whose solver can take an endgame oracle from a tablebase folder.
@@ -355,16 +363,40 @@ impl Record {
 fn solve_generic<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
-) -> anyhow::Result<Result<(Solution<R>, f64), Interrupted>> {
+) -> anyhow::Result<Result<(Solved<R>, f64), Interrupted>> {
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
-    Ok(with_progress(&solver, c.progress, || solver.solve(pos))
-        .map(|sol| (sol, t.elapsed().as_secs_f64())))
+    Ok(
+        with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c))
+            .map(|sol| (sol, t.elapsed().as_secs_f64())),
+    )
 }
 
-fn print_solution<R: Rules>(pos: &Position<R>, s: &Solution<R>, secs: f64, json: bool) {
+/// A solution and, with `solve --analyze`, every move's margin (V4).
+type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
+
+/// Solves `pos`, then, with `solve --analyze`, analyzes it on the same table.
+fn solve_maybe_analyze<R: Rules>(
+    solver: &Solver<R>,
+    pos: &Position<R>,
+    c: &Common,
+) -> Result<Solved<R>, Interrupted> {
+    let n0 = solver.nodes();
+    let mut sol = solver.solve(pos)?;
+    let moves = if c.analyze {
+        Some(solver.analyze(pos)?)
+    } else {
+        None
+    };
+    // The nodes of both.
+    sol.nodes = solver.nodes() - n0;
+    Ok((sol, moves))
+}
+
+fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, json: bool) {
+    let (s, moves) = solved;
     if json {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "position": pos.to_string(),
             "lo": s.bounds.lo_finite(),
             "hi": s.bounds.hi_finite(),
@@ -375,6 +407,12 @@ fn print_solution<R: Rules>(pos: &Position<R>, s: &Solution<R>, secs: f64, json:
             "nodes": s.nodes,
             "seconds": secs,
         });
+        if let Some(moves) = moves {
+            v["moves"] = moves
+                .iter()
+                .map(|(m, x)| serde_json::json!({"move": m.to_string(), "margin": x}))
+                .collect();
+        }
         println!("{v}");
     } else {
         println!("position {pos}");
@@ -387,6 +425,10 @@ fn print_solution<R: Rules>(pos: &Position<R>, s: &Solution<R>, secs: f64, json:
         );
         println!("best {}", moves_to_strings(&s.best_moves).join(" "));
         println!("pv {}", moves_to_strings(&s.pv).join(" "));
+        if let Some(moves) = moves {
+            let each: Vec<String> = moves.iter().map(|(m, x)| format!("{m} {x:+}")).collect();
+            println!("moves {}", each.join(", "));
+        }
         println!(
             "nodes {} in {:.3} s ({:.0} nodes/s)",
             s.nodes,
@@ -409,7 +451,7 @@ fn solve_any(
                 if print {
                     print_solution(p, &s, secs, json);
                 }
-                Ok(Ok(Record::of(&s)))
+                Ok(Ok(Record::of(&s.0)))
             }
             Err(e) => {
                 eprintln!("{p}: {e}");
@@ -421,7 +463,8 @@ fn solve_any(
 
 /// Runs `giuthi solve`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let c = args.search.common(args.json);
+    let mut c = args.search.common(args.json);
+    c.analyze = args.analyze;
     let path = std::path::Path::new(&args.input);
     let is_file = args.input.split(' ').count() < 3 && path.is_file();
     if !is_file {
@@ -680,7 +723,7 @@ fn solve_checkpointed<R: OracleFor>(
                     }
                 }
             });
-            let r = solver.solve(pos);
+            let r = solve_maybe_analyze(&solver, pos, &c);
             done.store(true, Ordering::Relaxed);
             r
         })
@@ -698,7 +741,7 @@ fn solve_checkpointed<R: OracleFor>(
     );
     let code = match result {
         Ok(mut sol) => {
-            sol.nodes += base_nodes;
+            sol.0.nodes += base_nodes;
             print_solution(pos, &sol, base_secs + session_secs, json);
             0
         }

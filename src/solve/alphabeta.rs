@@ -81,14 +81,16 @@ pub struct SolverOptions {
     pub history: bool,
     /// The deepest path, in plies below the root of a null-window test, that the search
     /// follows (default 2^21). A Giuthi path inside one seed layer can run for millions of
-    /// plies without repeating, so the search cuts paths at a *cap*: a node at the cap
-    /// counts as lost for one side (the worst outcome for the repetition game's bad side in
-    /// one pass, the best in a second pass), which makes a test's answer a fact in one
-    /// direction; a test that neither pass settles is repeated with a cap four times
-    /// deeper, up to `max_ply`. Past it the search stops ([`Solver::too_deep`]) with the
-    /// bounds proven so far. Values never depend on the cap, only the work does.
+    /// plies without repeating, so in games that can repeat each test cuts paths at a
+    /// *cap*: a node at the cap counts as lost for one side (the worst outcome for the
+    /// repetition game's bad side in one pass, the best in a second pass), which makes the
+    /// test's answer a fact in one direction; a test that neither pass settles is run
+    /// again with a cap twice as deep, up to `max_ply`. Past it the search stops
+    /// ([`Solver::too_deep`]) with the bounds proven so far. Values never depend on the
+    /// cap, only the work does (and it is much less: docs/solver.md, Path cap).
     pub max_ply: usize,
-    /// The first cap (plies; see `max_ply`). Default 2^16.
+    /// The first cap of each test (plies; see `max_ply`), in games that can repeat.
+    /// Default 4.
     pub first_cap: usize,
 }
 
@@ -109,7 +111,7 @@ impl Default for SolverOptions {
 pub const DEFAULT_MAX_PLY: usize = 1 << 21;
 
 /// Default of [`SolverOptions::first_cap`].
-pub const DEFAULT_FIRST_CAP: usize = 1 << 16;
+pub const DEFAULT_FIRST_CAP: usize = 4;
 
 /// The search was stopped before it finished (Ctrl-C, or a path deeper than
 /// [`SolverOptions::max_ply`]); the bounds proven so far.
@@ -234,12 +236,12 @@ pub struct Solver<R: Rules> {
     resume: Mutex<Option<Progress>>,
     /// Driver tests left before the stop flag is raised (0: no such limit).
     stop_after_tests: AtomicU64,
-    /// The current path cap (plies; [`SolverOptions::max_ply`]).
+    /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
     cap: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
     too_deep: AtomicBool,
-    /// Null-window runs repeated because a cap left them undecided (statistics).
-    capped_runs: AtomicU64,
+    /// Null-window tests run again with a deeper cap (statistics).
+    deepened: AtomicU64,
 }
 
 /// History heuristic scores by side and [`Rules::history_slot`]: how much search the
@@ -269,9 +271,9 @@ impl<R: Rules> Solver<R> {
             progress: Mutex::new(None),
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
-            cap: AtomicUsize::new(opts.first_cap.clamp(1, opts.max_ply.max(1))),
+            cap: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
-            capped_runs: AtomicU64::new(0),
+            deepened: AtomicU64::new(0),
             opts,
         }
     }
@@ -449,11 +451,19 @@ impl<R: Rules> Solver<R> {
 
     /// Runs one null-window test to a fact: first with the cut nodes at the path cap
     /// scored against the bad side, then for it; when neither settles the test, again
-    /// with a cap four times deeper ([`SolverOptions::max_ply`]). `None` when stopped or
+    /// with a cap twice as deep ([`SolverOptions::max_ply`]). `None` when stopped or
     /// when a path would have to be deeper than `max_ply` ([`Solver::too_deep`]).
     fn run(&self, history: &[R::State], job: Job<R>, bad: Side) -> Option<(bool, Score)> {
+        let max = self.opts.max_ply.max(1);
+        // Games that cannot repeat have paths no longer than the game: no cap (a cap only
+        // cost nodes on Kalah, docs/solver.md).
+        let mut cap = if self.rules.can_repeat() {
+            self.opts.first_cap.clamp(1, max)
+        } else {
+            max
+        };
         loop {
-            let cap = self.cap.load(Ordering::Relaxed);
+            self.cap.fetch_max(cap, Ordering::Relaxed);
             let (ok, v, fact) = self.run_once(history, &job, bad, cap, false)?;
             if fact {
                 return Some((ok, v));
@@ -462,15 +472,12 @@ impl<R: Rules> Solver<R> {
             if fact {
                 return Some((ok, v));
             }
-            self.capped_runs.fetch_add(1, Ordering::Relaxed);
-            if cap >= self.opts.max_ply {
+            self.deepened.fetch_add(1, Ordering::Relaxed);
+            if cap >= max {
                 self.too_deep.store(true, Ordering::Relaxed);
                 return None;
             }
-            self.cap.store(
-                cap.saturating_mul(4).min(self.opts.max_ply),
-                Ordering::Relaxed,
-            );
+            cap = cap.saturating_mul(2).min(max);
         }
     }
 
@@ -480,9 +487,14 @@ impl<R: Rules> Solver<R> {
         self.too_deep.load(Ordering::Relaxed)
     }
 
-    /// The path cap now in use (plies; [`SolverOptions::max_ply`]).
+    /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
     pub fn path_cap(&self) -> usize {
         self.cap.load(Ordering::Relaxed)
+    }
+
+    /// How many null-window tests were run again with a deeper cap so far.
+    pub fn deepened(&self) -> u64 {
+        self.deepened.load(Ordering::Relaxed)
     }
 
     /// Whether the positional value of `s` for its mover is `>= x` in the game whose bad
