@@ -900,3 +900,59 @@ fn help_of_tb_and_bench_has_examples() {
         assert!(help.contains(&cmd), "{args:?}: {help}");
     }
 }
+
+/// `solve --analyze` adds every move's margin (V4) to the solution: the same values as
+/// `giuthi analyze`, and the best moves are exactly those with the solution's margin.
+#[test]
+fn v4_solve_analyze_gives_every_move_value() {
+    let pos = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6";
+    let solved: Value =
+        serde_json::from_str(ok(&["solve", pos, "--analyze", "--json", "--threads", "1"]).trim())
+            .expect("JSON");
+    let analyzed: Value =
+        serde_json::from_str(ok(&["analyze", pos, "--json", "--threads", "1"]).trim())
+            .expect("JSON");
+    let moves = solved["moves"].as_array().expect("a moves array");
+    assert_eq!(&solved["moves"], &analyzed["moves"]);
+    assert!(moves.len() >= 2, "{solved}");
+    let margin = solved["margin"].as_i64().expect("margin");
+    let best: Vec<&Value> = moves
+        .iter()
+        .filter(|m| m["margin"].as_i64() == Some(margin))
+        .map(|m| &m["move"])
+        .collect();
+    let recorded: Vec<&Value> = solved["best_moves"]
+        .as_array()
+        .expect("best")
+        .iter()
+        .collect();
+    assert_eq!(best, recorded, "{solved}");
+    // The text form lists them too.
+    let text = ok(&["solve", pos, "--analyze", "--threads", "1"]);
+    assert!(text.lines().any(|l| l.starts_with("moves ")), "{text}");
+}
+
+/// A solve that needs a deeper path than `--max-ply` stops cleanly: exit code 3, a message
+/// that says so with the ranges proven, no output on stdout.
+#[test]
+fn g10_max_ply_stops_with_exit_code_3() {
+    let (code, stdout, stderr) = giuthi(&[
+        "solve",
+        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
+        "--max-ply",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("deeper than --max-ply"), "{stderr}");
+    assert!(stderr.contains("lo in ["), "{stderr}");
+    usage_error(&[
+        "solve",
+        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
+        "--max-ply",
+        "0",
+    ]);
+}

@@ -198,7 +198,7 @@ fn g1_v3_solved_starts_check() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
-        stdout.contains("2 checked against the file, 0 mismatches"),
+        stdout.contains("3 checked against the file, 0 mismatches"),
         "{stdout}"
     );
 }

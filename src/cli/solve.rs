@@ -84,11 +84,11 @@ pub struct SearchArgs {
     /// the same game, variant and board; every layer present is used).
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
-    /// The deepest path the search follows, in plies, 64 to 2^26 (default 2^21, about
+    /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
     /// 2 GB): paths are cut at a cap that deepens up to this, and a search that needs more
     /// stops with the bounds proven so far (docs/solver.md, Path cap).
     #[arg(long, value_name = "PLIES",
-          value_parser = clap::value_parser!(u64).range(64..=(1 << 26)))]
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
     pub max_ply: Option<u64>,
     /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
