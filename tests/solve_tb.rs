@@ -122,7 +122,7 @@ fn r4_kalah_2x3_tablebase_entries_and_oracle_equal_alpha_beta() {
 /// The start of Giuthi 2x5 with 2 seeds a pit: +20 for South, best 7cw and 7ccw, found
 /// both by alpha-beta alone and by the tablebases of 2x5 up to 20 seeds (docs/results.md).
 #[test]
-#[ignore = "about 3 minutes of alpha-beta and a 20-seed 2x5 tablebase: run with --release --ignored"]
+#[ignore = "the 20-seed 2x5 tablebases (about a minute in release): run with --release --ignored"]
 fn results_2x5x2_start_alpha_beta_equals_tablebase() {
     let rules = Giuthi::new(5, Variant::default()).unwrap();
     let pos = Position::new(rules.clone(), rules.start(2), BySide::default());
