@@ -248,8 +248,11 @@ pub(super) fn with_progress<R: Rules, T>(
                 }
                 let b = bar.get_or_insert_with(indicatif::ProgressBar::new_spinner);
                 let nodes = solver.nodes();
+                let cap = solver
+                    .current_cap()
+                    .map_or(String::new(), |c| format!(", path cap {c} plies"));
                 b.set_message(format!(
-                    "{nodes} nodes, {:.0} nodes/s, {}",
+                    "{nodes} nodes, {:.0} nodes/s, {}{cap}",
                     nodes as f64 / t,
                     solver.status()
                 ));

@@ -238,6 +238,8 @@ pub struct Solver<R: Rules> {
     stop_after_tests: AtomicU64,
     /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
     cap: AtomicUsize,
+    /// The path cap of the test under way.
+    cap_now: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
     too_deep: AtomicBool,
     /// Null-window tests run again with a deeper cap (statistics).
@@ -272,6 +274,7 @@ impl<R: Rules> Solver<R> {
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
             cap: AtomicUsize::new(0),
+            cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
             opts,
@@ -464,6 +467,7 @@ impl<R: Rules> Solver<R> {
         };
         loop {
             self.cap.fetch_max(cap, Ordering::Relaxed);
+            self.cap_now.store(cap, Ordering::Relaxed);
             let (ok, v, fact) = self.run_once(history, &job, bad, cap, false)?;
             if fact {
                 return Some((ok, v));
@@ -490,6 +494,16 @@ impl<R: Rules> Solver<R> {
     /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
     pub fn path_cap(&self) -> usize {
         self.cap.load(Ordering::Relaxed)
+    }
+
+    /// The path cap of the null-window test under way (plies; for a progress display);
+    /// `None` before the first test and in games that cannot repeat (not capped).
+    pub fn current_cap(&self) -> Option<usize> {
+        match self.cap_now.load(Ordering::Relaxed) {
+            0 => None,
+            _ if !self.rules.can_repeat() => None,
+            c => Some(c),
+        }
     }
 
     /// How many null-window tests were run again with a deeper cap so far.
