@@ -35,10 +35,7 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
     };
     let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("{pos}: {e}");
-            return if e.too_deep { 3 } else { 130 };
-        }
+        Err(e) => return super::solve::report_stop(pos, &e),
     };
     if json {
         let moves: Vec<_> = values

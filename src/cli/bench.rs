@@ -38,7 +38,7 @@ pub struct Args {
     /// Switch off the history heuristic (on by default; compare node counts with it).
     #[arg(long)]
     pub no_history: bool,
-    /// Also solve Kalah(5,4) (about ten seconds).
+    /// Also solve Kalah(5,4) (about a second).
     #[arg(long)]
     pub long: bool,
 }

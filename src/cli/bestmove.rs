@@ -38,14 +38,7 @@ fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
             }
             0
         }
-        Err(e) => {
-            eprintln!("{pos}: {e}");
-            if e.too_deep {
-                3
-            } else {
-                130
-            }
-        }
+        Err(e) => super::solve::report_stop(pos, &e),
     }
 }
 

@@ -30,12 +30,16 @@ use std::time::{Duration, Instant};
     giuthi solve --check positions/compositions.txt       # exit 1 on a mismatch\n  \
     giuthi solve --json --threads 1 \"kalah 2,2,2/2,2,2 S 0,0\"\n  \
     giuthi solve --tb tb5 \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\"  # with tablebases\n  \
-    giuthi solve \"giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1\" --checkpoint ck.bin  # resumable: \
+    giuthi solve \"giuthi 3,3,3,3,3/3,3,3,3,3 S 0,0\" --checkpoint ck.bin  # resumable: \
     after Ctrl-C or a crash, run the same command again\n\n\
     lo/hi: RULES.md V2 for the side to move (future margin when a repetition is the worst / \
     best outcome for the mover); margin: the exact final margin for the side to move, \
     captured seeds included (V3); best: every move reaching it, the position counted as \
-    already played (V4). File format: docs/positions.md.")]
+    already played (V4). File format: docs/positions.md.\n\n\
+    Exit codes: 0 solved (and, with --check, every record matched); 1 a failure or a \
+    --check mismatch; 2 a usage error; 3 stopped because a path deeper than --max-ply was \
+    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed; \
+    with --checkpoint the search is saved first).")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
     pub input: String,
@@ -387,7 +391,12 @@ fn solve_maybe_analyze<R: Rules>(
     let n0 = solver.nodes();
     let mut sol = solver.solve(pos)?;
     let moves = if c.analyze {
-        Some(solver.analyze(pos)?)
+        // Stopped while analyzing: the bounds of the solution are still proven.
+        Some(solver.analyze(pos).map_err(|e| Interrupted {
+            lo: (sol.bounds.lo, sol.bounds.lo),
+            hi: (sol.bounds.hi, sol.bounds.hi),
+            ..e
+        })?)
     } else {
         None
     };
@@ -441,6 +450,30 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
     }
 }
 
+/// Reports a stopped solve on stderr (with the exact margin when both bounds were proven)
+/// and returns its exit code: 3 when a path deeper than --max-ply was needed, else 130.
+pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted) -> i32 {
+    eprintln!("{pos}: {e}");
+    if e.lo.0 == e.lo.1 && e.hi.0 == e.hi.1 {
+        let b = giuthi::Bounds {
+            lo: e.lo.0,
+            hi: e.hi.0,
+        };
+        let margin = b.exact_margin(pos.captured_difference());
+        eprintln!(
+            "{pos}: the bounds are proven: margin {margin:+} ({}); the best moves were not \
+             finished",
+            giuthi::value::GameResult::from_margin(margin)
+        );
+    }
+    if e.too_deep {
+        eprintln!("{pos}: raise --max-ply to go on (docs/solver.md, Path cap)");
+        3
+    } else {
+        130
+    }
+}
+
 /// Solves one position and prints it; returns its record, or the exit code when stopped.
 fn solve_any(
     any: &AnyPosition,
@@ -456,10 +489,7 @@ fn solve_any(
                 }
                 Ok(Ok(Record::of(&s.0)))
             }
-            Err(e) => {
-                eprintln!("{p}: {e}");
-                Ok(Err(if e.too_deep { 3 } else { 130 }))
-            }
+            Err(e) => Ok(Err(report_stop(p, &e))),
         }
     })
 }
@@ -749,18 +779,19 @@ fn solve_checkpointed<R: OracleFor>(
             0
         }
         Err(e) => {
-            eprintln!("{pos}: {e}");
+            let code = report_stop(pos, &e);
             if written.is_ok() {
+                let more = if e.too_deep {
+                    " with a larger --max-ply"
+                } else {
+                    ""
+                };
                 eprintln!(
-                    "checkpoint {}: run the same command again to resume",
+                    "checkpoint {}: run the same command again{more} to resume",
                     path.display()
                 );
             }
-            if e.too_deep {
-                3
-            } else {
-                130
-            }
+            code
         }
     };
     written.map(|()| code)
