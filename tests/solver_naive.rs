@@ -257,6 +257,18 @@ fn g10_path_cap_never_changes_a_value() {
     );
 }
 
+/// A one-thread solver with the given first path cap and `max_ply`.
+fn capped(rules: &Giuthi, first_cap: usize, max_ply: usize) -> Solver<Giuthi> {
+    Solver::new(
+        rules.clone(),
+        SolverOptions {
+            first_cap,
+            max_ply,
+            ..SolverOptions::default()
+        },
+    )
+}
+
 /// `analyze` under a tiny first cap gives the naive move values (V4).
 #[test]
 fn g10_path_cap_analyze_equals_naive() {
@@ -268,13 +280,7 @@ fn g10_path_cap_analyze_equals_naive() {
         let Ok(naive) = naive_solve(&pos, 5_000) else {
             continue;
         };
-        let solver = Solver::new(
-            rules.clone(),
-            SolverOptions {
-                first_cap: 2,
-                ..SolverOptions::default()
-            },
-        );
+        let solver = capped(&rules, 2, SolverOptions::default().max_ply);
         assert_eq!(
             solver.analyze(&pos).expect("deepened"),
             naive.moves,
@@ -298,14 +304,7 @@ fn g10_max_ply_stops_with_true_ranges() {
         let Ok(naive) = naive_solve(&pos, 5_000) else {
             continue;
         };
-        let solver = Solver::new(
-            rules.clone(),
-            SolverOptions {
-                first_cap: 1,
-                max_ply: 2,
-                ..SolverOptions::default()
-            },
-        );
+        let solver = capped(&rules, 1, 2);
         match solver.bounds(&pos.state) {
             Ok(b) => assert_eq!(b, naive.bounds, "{pos}"),
             Err(e) => {
