@@ -689,3 +689,21 @@ fn checkpoint_temporary_is_per_process() {
         PathBuf::from(format!("some/ck.bin.tmp.{}", std::process::id()))
     );
 }
+
+/// A checkpoint that cannot be put in place (here its path is a folder, as a full disk
+/// would fail the write) is an Io error; the temporary file is removed, not left behind.
+#[test]
+fn failed_write_leaves_no_temporary_file() {
+    let dir = temp();
+    let path = dir.path().join("ck");
+    std::fs::create_dir(&path).expect("a folder where the file should go");
+    std::fs::write(path.join("keep"), b"x").expect("non-empty folder");
+    let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().expect("position");
+    let ck = Checkpoint::of(&pos, Progress::start(5), 0, 0.0);
+    let err = ck
+        .write(&path, &Table::new(1))
+        .expect_err("cannot replace a folder");
+    assert!(matches!(err, CheckpointError::Io { .. }), "{err}");
+    assert!(!temp_path(&path).exists(), "temporary file left behind");
+    assert!(path.join("keep").exists());
+}

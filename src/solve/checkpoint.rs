@@ -305,7 +305,8 @@ impl Checkpoint {
     ///
     /// # Errors
     ///
-    /// [`CheckpointError::Io`] naming the file.
+    /// [`CheckpointError::Io`] naming the file; the temporary file is then removed and a
+    /// checkpoint already at `path` is left as it was.
     pub fn write(&self, path: &Path, table: &Table) -> Result<Written, CheckpointError> {
         let tmp = temp_path(path);
         let table_bytes = Table::saved_bytes(table.len() as u64);
@@ -328,8 +329,19 @@ impl Checkpoint {
                 used_slots,
             })
         };
-        let written = write().map_err(io_err(&tmp))?;
-        std::fs::rename(&tmp, path).map_err(io_err(path))?;
+        let written = match write() {
+            Ok(w) => w,
+            Err(e) => {
+                // A partial temporary file (a full disk, say) is not left behind; the
+                // previous checkpoint at `path` is untouched.
+                let _ = std::fs::remove_file(&tmp);
+                return Err(io_err(&tmp)(e));
+            }
+        };
+        if let Err(e) = std::fs::rename(&tmp, path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io_err(path)(e));
+        }
         // Make the rename itself durable (best effort: not every system syncs folders).
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if let Ok(d) = File::open(dir) {
