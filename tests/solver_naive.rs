@@ -318,3 +318,39 @@ fn g10_max_ply_stops_with_true_ranges() {
     }
     assert_eq!(stopped, 20, "only {stopped} searches stopped at max_ply 2");
 }
+
+/// A search never overflows its thread's stack, however deep `max_ply` lets it go: with a
+/// 512 KB stack and no path cap (the first cap is `max_ply`), the 20-seed endgame, whose
+/// uncapped paths run past 16,000 plies, stops cleanly (`too_deep`) with ranges that hold
+/// its value; with the default caps it is solved exactly on the same small stack.
+#[test]
+fn g10_small_stack_is_never_overflowed() {
+    let pos: Position<Giuthi> = "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1"
+        .parse()
+        .expect("position");
+    let small = |first_cap: usize| {
+        Solver::new(
+            pos.rules.clone(),
+            SolverOptions {
+                stack_bytes: 512 << 10,
+                first_cap,
+                hash_mb: 16,
+                ..SolverOptions::default()
+            },
+        )
+    };
+    let max = SolverOptions::default().max_ply;
+    match small(max).bounds(&pos.state) {
+        Err(e) => {
+            assert!(e.too_deep, "{e}");
+            assert!(e.lo.0 <= 6 && 6 <= e.lo.1, "{e}");
+            assert_eq!(e.hi.1, giuthi::value::POS_INF, "{e}");
+        }
+        Ok(b) => assert_eq!((b.lo, b.hi), (6, giuthi::value::POS_INF)),
+    }
+    let sol = small(SolverOptions::default().first_cap)
+        .solve(&pos)
+        .expect("solved with the default caps");
+    assert_eq!((sol.bounds.lo, sol.margin), (6, 4));
+    assert_eq!(replay_pv(&pos, &sol), sol.margin);
+}

@@ -461,8 +461,8 @@ pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted) -> i32 {
         };
         let margin = b.exact_margin(pos.captured_difference());
         eprintln!(
-            "{pos}: the bounds are proven: margin {margin:+} ({}); the best moves were not \
-             finished",
+            "{pos}: the bounds are proven: margin {margin:+} ({}); the best moves or move \
+             values were not finished",
             giuthi::value::GameResult::from_margin(margin)
         );
     }

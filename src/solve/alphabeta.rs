@@ -43,10 +43,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Stack of a search thread: 8 GB of address space (only the pages touched are
-/// committed), as a Giuthi path inside one seed layer can be millions of plies deep (a
-/// 1 GB stack overflowed in the 2x6x3 opening search). Where it cannot be reserved, 1 GB,
-/// then 64 MB.
+/// committed), enough for the deepest `--max-ply`. Where it cannot be reserved, 1 GB, then
+/// 64 MB. Whatever the size, a worker never recurses past the stack it has: a node whose
+/// frame would come within [`STACK_SPARE`] of the end is cut like a node at the path cap.
 const STACK_BYTES: usize = 1 << 33;
+
+/// Stack kept free below the deepest search frame (for move generation and sowing).
+const STACK_SPARE: usize = 256 << 10;
+
+/// Stack assumed for a search run on the calling thread (when no thread could be spawned).
+const CALLER_STACK_BYTES: usize = 1 << 20;
 
 /// No repetition in the proof.
 const NO_REP: u32 = u32::MAX;
@@ -92,6 +98,10 @@ pub struct SolverOptions {
     /// The first cap of each test (plies; see `max_ply`), in games that can repeat.
     /// Default 4.
     pub first_cap: usize,
+    /// Stack of each search thread in bytes (default 8 GB of address space, of which only
+    /// the pages touched are committed). A search never overflows it: a node that would
+    /// leave less than 256 KB free is cut like a node at the path cap.
+    pub stack_bytes: usize,
 }
 
 impl Default for SolverOptions {
@@ -103,6 +113,7 @@ impl Default for SolverOptions {
             history: true,
             max_ply: DEFAULT_MAX_PLY,
             first_cap: DEFAULT_FIRST_CAP,
+            stack_bytes: STACK_BYTES,
         }
     }
 }
@@ -236,8 +247,6 @@ pub struct Solver<R: Rules> {
     resume: Mutex<Option<Progress>>,
     /// Driver tests left before the stop flag is raised (0: no such limit).
     stop_after_tests: AtomicU64,
-    /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
-    cap: AtomicUsize,
     /// The path cap of the test under way.
     cap_now: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
@@ -273,7 +282,6 @@ impl<R: Rules> Solver<R> {
             progress: Mutex::new(None),
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
-            cap: AtomicUsize::new(0),
             cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
@@ -412,10 +420,11 @@ impl<R: Rules> Solver<R> {
         std::thread::scope(|scope| {
             for id in 0..threads {
                 let (done, answer) = (&done, &answer);
-                let work = move || {
+                let work = move |stack_bytes: usize| {
                     let mut w = Worker::new(self, id, history, done);
                     w.cap = cap;
                     w.optimistic = optimistic;
+                    w.stack_room = stack_bytes.saturating_sub(STACK_SPARE);
                     let r = w.job(job, bad);
                     w.flush();
                     if id == 0 {
@@ -436,16 +445,15 @@ impl<R: Rules> Solver<R> {
                 // pages touched are committed). Where the address space is limited (ulimit
                 // -v), a smaller stack; a helper that cannot start is left out, and the
                 // main search runs on this thread if no thread can start at all.
-                let spawned = [STACK_BYTES, STACK_BYTES >> 3, STACK_BYTES >> 7]
-                    .iter()
-                    .any(|&bytes| {
-                        std::thread::Builder::new()
-                            .stack_size(bytes)
-                            .spawn_scoped(scope, work)
-                            .is_ok()
-                    });
+                let stack = self.opts.stack_bytes;
+                let spawned = [stack, stack >> 3, stack >> 7].iter().any(|&bytes| {
+                    std::thread::Builder::new()
+                        .stack_size(bytes)
+                        .spawn_scoped(scope, move || work(bytes))
+                        .is_ok()
+                });
                 if !spawned && id == 0 {
-                    work();
+                    work(CALLER_STACK_BYTES);
                 }
             }
         });
@@ -466,7 +474,6 @@ impl<R: Rules> Solver<R> {
             max
         };
         loop {
-            self.cap.fetch_max(cap, Ordering::Relaxed);
             self.cap_now.store(cap, Ordering::Relaxed);
             let (ok, v, fact) = self.run_once(history, &job, bad, cap, false)?;
             if fact {
@@ -489,11 +496,6 @@ impl<R: Rules> Solver<R> {
     /// [`SolverOptions::max_ply`] (the bounds proven so far are still facts).
     pub fn too_deep(&self) -> bool {
         self.too_deep.load(Ordering::Relaxed)
-    }
-
-    /// The deepest path cap used so far (plies; [`SolverOptions::max_ply`]).
-    pub fn path_cap(&self) -> usize {
-        self.cap.load(Ordering::Relaxed)
     }
 
     /// The path cap of the null-window test under way (plies; for a progress display);
@@ -876,6 +878,10 @@ struct Worker<'a, R: Rules> {
     history_seeds: u32,
     /// Path cap: a node this many plies below the test's root is cut.
     cap: usize,
+    /// Address of a local of [`Worker::job`]: where this worker's search frames start.
+    stack_top: usize,
+    /// Stack the search frames may use below `stack_top`; a node past it is cut.
+    stack_room: usize,
     /// Cut nodes score as the best outcome for the bad side (else the worst).
     optimistic: bool,
     done: &'a AtomicBool,
@@ -906,6 +912,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
             cap: usize::MAX,
+            stack_top: 0,
+            stack_room: usize::MAX,
             optimistic: false,
             done,
         };
@@ -981,6 +989,8 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// success of the bad side and a failure of the other side are facts; scored for it,
     /// the other two.
     fn job(&mut self, job: &Job<R>, bad: Side) -> Option<(bool, Score, bool)> {
+        let top = 0u8;
+        self.stack_top = std::ptr::addr_of!(top) as usize;
         let (root, r, invert, c) = match *job {
             Job::Node(s, x) => (s, self.test(&s, x, self.base, bad)?, false, None),
             Job::Move(c, y) => {
@@ -1113,9 +1123,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             let v = rules.final_value(s);
             return if v >= x { yes(v) } else { no(v) };
         }
-        if depth >= self.cap {
-            // The path cap: this node is cut, scored as the worst outcome for the bad side
-            // (or the best, when optimistic), and the answer marked as capped.
+        // Stack used by the search frames so far (a local's address; never dereferenced).
+        let used = self.stack_top.abs_diff(std::ptr::addr_of!(x) as usize);
+        if depth >= self.cap || used > self.stack_room {
+            // The path cap (or the end of this thread's stack): this node is cut, scored
+            // as the worst outcome for the bad side (or the best, when optimistic), and
+            // the answer marked as capped.
             self.kids[depth] = kids;
             self.order[depth] = order;
             let v = match (self.optimistic, mover_bad) {
