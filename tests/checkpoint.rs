@@ -357,37 +357,19 @@ fn corrupt_foreign_or_other_position_checkpoints_are_refused() {
 
     // Inconsistent ranges (lo's range upside down) with a correct checksum are refused too.
     let solver = Solver::new(pos.rules.clone(), opts(1));
-    let ck = Checkpoint::of(
-        &pos,
-        Progress {
-            lo: (5, 3),
-            hi: (3, 9),
-            guess: 0,
-        },
-        0,
-        0.0,
-    );
-    ck.write(&bad, solver.table()).expect("write");
-    let e = Checkpoint::read_for(&bad, &pos)
-        .map(|_| ())
-        .expect_err("inconsistent");
+    // Writes `progress` with a correct checksum; reading it back must refuse it.
+    let refused = |lo, hi| {
+        let ck = Checkpoint::of(&pos, Progress { lo, hi, guess: 0 }, 0, 0.0);
+        ck.write(&bad, solver.table()).expect("write");
+        Checkpoint::read_for(&bad, &pos)
+            .map(|_| ())
+            .expect_err("inconsistent")
+    };
+    let e = refused((5, 3), (3, 9));
     assert!(matches!(e, CheckpointError::Corrupt { .. }), "{e}");
 
     // Infinite ends are written as in the rest of the CLI (fmt_score), not as 32767.
-    let ck = Checkpoint::of(
-        &pos,
-        Progress {
-            lo: (giuthi::value::NEG_INF, 3),
-            hi: (giuthi::value::POS_INF, 2),
-            guess: 0,
-        },
-        0,
-        0.0,
-    );
-    ck.write(&bad, solver.table()).expect("write");
-    let e = Checkpoint::read_for(&bad, &pos)
-        .map(|_| ())
-        .expect_err("inconsistent");
+    let e = refused((giuthi::value::NEG_INF, 3), (giuthi::value::POS_INF, 2));
     assert!(
         e.to_string().contains("lo in [-inf, +3], hi in [+inf, +2]"),
         "{e}"
