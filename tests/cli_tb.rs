@@ -300,8 +300,8 @@ fn tb_gen_threads_has_the_range_of_solve() {
     }
 }
 
-/// `tb stats` and `tb verify` on an empty, missing or non-folder DIR: usage errors, as
-/// `--tb` gives.
+/// `tb stats` and `tb verify` on an empty, missing or non-folder DIR, and `tb probe` on a
+/// missing or non-folder DIR: usage errors, as `--tb` gives.
 #[test]
 fn tb_stats_and_verify_without_tables_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -321,6 +321,15 @@ fn tb_stats_and_verify_without_tables_are_usage_errors() {
         let err = usage_error(&["tb", cmd, f]);
         assert!(err.contains(&format!("{f}: not a folder")), "{err}");
     }
+    // `tb probe` names a missing or non-folder DIR the same way, before the position.
+    let pos = "giuthi 1,0,0,0,0/1,3,0,0,0 S 0,2";
+    let err = usage_error(&["tb", "probe", "/nonexistent/giuthi-tb", pos]);
+    assert!(
+        err.contains("/nonexistent/giuthi-tb: no such folder"),
+        "{err}"
+    );
+    let err = usage_error(&["tb", "probe", f, pos]);
+    assert!(err.contains(&format!("{f}: not a folder")), "{err}");
 }
 
 /// A layer beyond what the entries encode is refused before any work, naming the
@@ -394,4 +403,68 @@ fn tb_errors_are_printed_once() {
         "/nonexistent/x",
     ]);
     assert!(err.contains("--tb /nonexistent/x: no such folder"), "{err}");
+}
+
+/// A file of positions with `--tb`: the tables serve the positions of their board, the
+/// others (another board, another game) are solved without them, with a note; every
+/// value matches the solve without `--tb`.
+#[test]
+fn solve_file_with_tb_uses_tables_where_they_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let file = dir.path().join("mixed.txt");
+    std::fs::write(
+        &file,
+        "# 2x4 (tables), 2x5 and Kalah 2x4 (none)\n\
+         giuthi 1,0,0,0/1,3,0,0 S 0,2\n\
+         giuthi 0,2,0,0,1/1,0,3,0,0 S 1,1\n\
+         kalah 1,0,2,0/0,1,1,0 S 0,0\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let with = giuthi(&["solve", f, "--tb", d, "--threads", "1", "--json"]);
+    assert!(with.status.success(), "{with:?}");
+    let err = String::from_utf8_lossy(&with.stderr);
+    assert_eq!(err.matches("has no tables for").count(), 2, "{err}");
+    assert!(err.contains("has no tables for giuthi 0,2,0,0,1/1,0,3,0,0 S 1,1"));
+    assert!(err.contains("has no tables for kalah 1,0,2,0/0,1,1,0 S 0,0"));
+    let without = giuthi(&["solve", f, "--threads", "1", "--json"]);
+    assert!(without.status.success(), "{without:?}");
+    let fields = |o: &Output| -> Vec<(String, String, String)> {
+        stdout(o)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["lo"].to_string(),
+                    v["hi"].to_string(),
+                    v["best_moves"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(fields(&with).len(), 3);
+    assert_eq!(fields(&with), fields(&without));
+    // A broken table folder is still an error, not a reason to go without.
+    let o = giuthi(&["solve", f, "--tb", "/nonexistent/giuthi-tb"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
+/// A malformed line anywhere in a file is reported, with its line number, before any
+/// position is solved.
+#[test]
+fn solve_file_reports_a_malformed_line_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.txt");
+    std::fs::write(
+        &file,
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2\ngiuthi 1,1,x/1,1,1 S 0,0\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let o = giuthi(&["solve", f, "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains(&format!("{f}:2: ")), "{o:?}");
+    assert!(stdout(&o).is_empty(), "nothing solved first: {o:?}");
 }

@@ -13,7 +13,7 @@ use giuthi::solve::alphabeta::{
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
-use giuthi::tablebase::TablebaseSet;
+use giuthi::tablebase::{TablebaseSet, TbError};
 use giuthi::value::{fmt_score, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::io::IsTerminal;
@@ -85,7 +85,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Probe the endgame tablebases in DIR inside the search (made by `giuthi tb gen` for
-    /// the same game, variant and board; every layer present is used).
+    /// the same game, variant and board; every layer present is used). In a FILE of
+    /// positions, those of a game or board DIR has no tables for are solved without them.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
@@ -113,6 +114,7 @@ impl SearchArgs {
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             analyze: false,
+            tb_where_present: false,
         }
     }
 }
@@ -134,12 +136,17 @@ pub(super) struct Common {
     pub max_ply: usize,
     /// `--first-cap`.
     pub first_cap: usize,
+    /// A file of positions: `--tb` is used for the positions whose game, variant and board
+    /// it has tables for; the others are solved without, with a note on stderr.
+    pub tb_where_present: bool,
     /// `solve --analyze`: every move's margin after the solution.
     pub analyze: bool,
 }
 
 /// Games whose solver can take an endgame oracle from a tablebase folder.
 pub(super) trait OracleFor: Rules {
+    /// Whether `giuthi tb gen` makes tables for this game.
+    const HAS_TABLES: bool = true;
     /// Opens the tablebases of `dir` for these rules.
     fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
 }
@@ -172,6 +179,7 @@ impl OracleFor for Kalah {
 }
 
 impl OracleFor for Kiothi {
+    const HAS_TABLES: bool = false;
     fn open_oracle(&self, _dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kiothi>>> {
         Err(usage(
             "--tb: tablebases exist for Giuthi and Kalah only, not for Kiothi",
@@ -225,9 +233,29 @@ pub(super) fn make_solver<R: OracleFor>(
     .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?
     .with_stop(stop_flag());
     if let Some(dir) = &c.tb {
-        solver = solver.with_oracle(pos.rules.open_oracle(dir)?);
+        match pos.rules.open_oracle(dir) {
+            Ok(oracle) => solver = solver.with_oracle(oracle),
+            Err(e) if c.tb_where_present && (!R::HAS_TABLES || no_layer_zero(&e)) => {
+                eprintln!(
+                    "note: --tb {} has no tables for {pos}; solved without them",
+                    dir.display()
+                );
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(solver)
+}
+
+/// Whether `e` says the folder has no tables at all for the position's game, variant and
+/// board (no layer 0), rather than a bad folder or a bad file.
+fn no_layer_zero(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<TbError>(),
+            Some(TbError::MissingLayer { seeds: 0, .. })
+        )
+    })
 }
 
 /// Runs `f` with a progress spinner on stderr (after one second) when `show` is set.
@@ -435,7 +463,11 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
             s.margin,
             s.result
         );
-        println!("best {}", moves_to_strings(&s.best_moves).join(" "));
+        if s.best_moves.is_empty() {
+            println!("best (none: no legal move, the game is over)");
+        } else {
+            println!("best {}", moves_to_strings(&s.best_moves).join(" "));
+        }
         println!("pv {}", moves_to_strings(&s.pv).join(" "));
         if let Some(moves) = moves {
             let each: Vec<String> = moves.iter().map(|(m, x)| format!("{m} {x:+}")).collect();
@@ -538,8 +570,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             path.display()
         )));
     }
-    let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
-    let t = Instant::now();
+    // Every line is read before anything is solved: a malformed line is reported at once.
+    let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -559,6 +591,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             ),
             None => None,
         };
+        lines.push((i, any, recorded));
+    }
+    c.tb_where_present = true;
+    let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
+    let t = Instant::now();
+    for (i, any, recorded) in lines {
         if args.check && recorded.is_none() {
             skipped += 1;
             continue;

@@ -198,6 +198,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
 }
 
 fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
+    existing_dir(&a.dir)?;
     let any = read_position(&a.position)?;
     match &any {
         AnyPosition::Giuthi(p) => probe_generic(&a, p),
@@ -246,7 +247,9 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
         println!("position {pos}");
         println!("value    {}", sol.bounds);
         println!("margin   {:+} ({})", sol.margin, sol.result());
-        if a.v3_moves {
+        if best.is_empty() {
+            println!("best     (none: no legal move, the game is over)");
+        } else if a.v3_moves {
             println!(
                 "best     {} (V3: root not counted as played)",
                 best.join(" ")
@@ -295,7 +298,7 @@ enum Group {
     ),
 }
 
-/// A tablebase folder given to `tb stats` or `tb verify`: a usage error (exit 2) when it
+/// A tablebase folder given to `tb probe`, `tb stats` or `tb verify`: a usage error (exit 2) when it
 /// is not a folder, as for `--tb`.
 fn existing_dir(dir: &Path) -> anyhow::Result<()> {
     if dir.is_dir() {
