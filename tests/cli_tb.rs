@@ -468,3 +468,35 @@ fn solve_file_reports_a_malformed_line_before_solving() {
     assert!(stderr(&o).contains(&format!("{f}:2: ")), "{o:?}");
     assert!(stdout(&o).is_empty(), "nothing solved first: {o:?}");
 }
+
+/// `tb gen` stopped in a layer's sweeps (as Ctrl-C would) exits 130, names the saved
+/// `.partial` file and the command that resumes; the same command then finishes, with
+/// the entries of an uninterrupted run.
+#[test]
+fn tb_gen_stopped_saves_the_layer_and_the_same_command_resumes() {
+    let straight = tempfile::tempdir().unwrap();
+    assert!(gen(straight.path(), &[]).status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let o = gen(dir.path(), &["--stop-after-sweeps", "1"]);
+    assert_eq!(o.status.code(), Some(130), "{o:?}");
+    let err = stderr(&o);
+    let partial = dir.path().join("giuthi-n4-s002.partial");
+    assert!(
+        err.contains(&format!(
+            "layer 2 interrupted after 1 sweeps; its progress is saved in {}",
+            partial.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("the same command resumes it"), "{err}");
+    assert!(partial.exists());
+    let o = gen(dir.path(), &[]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(!partial.exists());
+    for s in 0..=6 {
+        let name = format!("giuthi-n4-s{s:03}.tb");
+        let a = std::fs::read(straight.path().join(&name)).unwrap();
+        let b = std::fs::read(dir.path().join(&name)).unwrap();
+        assert_eq!(a[64..], b[64..], "{name}");
+    }
+}

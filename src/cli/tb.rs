@@ -10,7 +10,7 @@ use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
 use giuthi::tablebase::probe::{solve_position, solve_position_v3};
-use giuthi::tablebase::{layer_path, TablebaseSet, TbGame};
+use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -37,7 +37,10 @@ pub enum Command {
     giuthi tb gen --game kalah --pits 4 --max-seeds 16 --out tbk4 --threads 2\n\n\
     Layers already in the folder are checked (header and checksum) and kept, so running \
     the command again (after Ctrl-C, or with a larger --max-seeds) makes only the missing \
-    layers; a corrupt layer is an error (delete the file).")]
+    layers; a corrupt layer is an error (delete the file). Ctrl-C, SIGTERM or SIGHUP \
+    during a layer's fixpoint sweeps saves them in the layer's .partial file, and the \
+    same command resumes the layer from there (only its scan is redone). Exit codes: 0 \
+    done; 1 a failure (I/O, a corrupt file); 2 a usage error; 130 stopped.")]
 pub struct GenArgs {
     /// The game: giuthi or kalah.
     #[arg(long, default_value = "giuthi")]
@@ -66,6 +69,10 @@ pub struct GenArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Tests only: stop as Ctrl-C would once a layer has done this many sweeps in this
+    /// run (0: during its scan).
+    #[arg(long, hide = true, value_name = "SWEEPS")]
+    stop_after_sweeps: Option<u32>,
 }
 
 /// Arguments of `giuthi tb probe`.
@@ -171,22 +178,32 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         memory_mb: a.memory,
         mirror: !a.no_mirror,
         progress: !a.quiet,
+        stop: Some(super::solve::stop_flag()),
+        stop_after_sweeps: a.stop_after_sweeps,
     };
     let t0 = Instant::now();
     let reports = match a.game.as_str() {
         "giuthi" => {
             let v: Variant = a.variant.parse().map_err(usage)?;
             let g = Giuthi::new(a.pits, v).map_err(usage)?;
-            generate_with(&g, &a.out, a.max_seeds, &opts, print_layer)?
+            generate_with(&g, &a.out, a.max_seeds, &opts, print_layer)
         }
         "kalah" => {
             if !a.variant.is_empty() {
                 return Err(usage("kalah has no variants"));
             }
             let k = Kalah::new(a.pits).map_err(usage)?;
-            generate_with(&k, &a.out, a.max_seeds, &opts, print_layer)?
+            generate_with(&k, &a.out, a.max_seeds, &opts, print_layer)
         }
         other => return Err(usage(format!("unknown game {other:?}: giuthi or kalah"))),
+    };
+    let reports = match reports {
+        Ok(r) => r,
+        Err(e @ TbError::Interrupted { .. }) => {
+            eprintln!("stopped: {e}");
+            return Ok(130);
+        }
+        Err(e) => return Err(e.into()),
     };
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();

@@ -294,7 +294,11 @@ pub fn write_layer(path: &Path, header: &Header, entries: &[u8]) -> Result<Heade
         f.sync_all()?;
         Ok(())
     };
-    write().map_err(|e| io_err(&tmp, e))?;
+    // A failed write (a full disk) leaves no temporary file behind.
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(&tmp, e)
+    })?;
     std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))?;
     Ok(h)
 }

@@ -25,7 +25,7 @@
 
 use super::format::{self, dec8, decode, enc8, encode, Encoding, Header, LayerFile};
 use super::index::{canonical_rank, mirror_board, south_view};
-use super::{check_params, layer_path, TbError, TbGame};
+use super::{check_params, layer_path, partial_path, TbError, TbGame};
 use crate::index::Ranker;
 use crate::rules::Child;
 use crate::types::Side;
@@ -33,6 +33,7 @@ use crate::value::{back_up, Bounds, Score, NEG_INF, POS_INF};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions per work unit of the parallel sweeps.
@@ -51,6 +52,12 @@ pub struct GenOptions {
     pub mirror: bool,
     /// Draw a progress bar per layer on stderr.
     pub progress: bool,
+    /// Stops the generation when raised (the CLI's Ctrl-C flag): the layer being made
+    /// saves its progress (see [`TbError::Interrupted`]).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop, as `stop` would, once this many fixpoint sweeps of a layer are done in this
+    /// run (0: during the scan). For tests of the resumption.
+    pub stop_after_sweeps: Option<u32>,
 }
 
 impl GenOptions {
@@ -62,6 +69,8 @@ impl GenOptions {
             memory_mb: 8192,
             mirror: true,
             progress: false,
+            stop: None,
+            stop_after_sweeps: None,
         }
     }
 }
@@ -206,10 +215,35 @@ pub fn generate_with<R: TbGame>(
         } else {
             let t0 = Instant::now();
             let cpu0 = process_cpu_millis();
-            let (entries, stats) =
-                pool.install(|| solve_layer(rules, &ranker, &lower, s, mirror, opts.progress));
+            // The saved progress of an interrupted run of this layer, checked like a layer.
+            let partial = partial_path(rules, dir, s);
+            let resume = if partial.exists() {
+                let lf = LayerFile::open(&partial, true)?;
+                check_params(rules, &lf, s, &ranker)?;
+                Some(lf)
+            } else {
+                None
+            };
+            let stop = |sweeps: u32| {
+                opts.stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                    || opts.stop_after_sweeps.is_some_and(|k| sweeps >= k)
+            };
+            let outcome = pool.install(|| {
+                solve_layer(
+                    rules,
+                    &ranker,
+                    &lower,
+                    s,
+                    mirror,
+                    opts.progress,
+                    resume.as_ref(),
+                    &stop,
+                )
+            });
             let millis = t0.elapsed().as_millis() as u64;
-            let header = Header {
+            let header = |sweeps: u32| Header {
                 game: R::GAME,
                 variant: rules.variant_code(),
                 n: n as u8,
@@ -217,11 +251,43 @@ pub fn generate_with<R: TbGame>(
                 count: 0,
                 checksum: 0,
                 gen_millis: millis,
-                sweeps: stats.sweeps,
+                sweeps,
                 encoding: Encoding::LoHiI8,
             };
-            let h = format::write_layer(&path, &header, &entries)?;
+            let (entries, stats) = match outcome {
+                LayerOutcome::Done(entries, stats) => (entries, stats),
+                LayerOutcome::Stopped {
+                    entries: Some(entries),
+                    sweeps,
+                } => {
+                    drop(resume);
+                    format::write_layer(&partial, &header(sweeps), &entries)?;
+                    return Err(TbError::Interrupted {
+                        seeds: s,
+                        sweeps,
+                        saved: Some(partial),
+                    });
+                }
+                LayerOutcome::Stopped {
+                    entries: None,
+                    sweeps,
+                } => {
+                    return Err(TbError::Interrupted {
+                        seeds: s,
+                        sweeps,
+                        saved: resume.map(|lf| lf.path),
+                    })
+                }
+            };
+            drop(resume);
+            let h = format::write_layer(&path, &header(stats.sweeps), &entries)?;
             drop(entries);
+            if partial.exists() {
+                std::fs::remove_file(&partial).map_err(|e| TbError::Io {
+                    path: partial.clone(),
+                    source: e,
+                })?;
+            }
             let lf = LayerFile::open(&path, false)?;
             lower.push(lf);
             LayerReport {
@@ -248,6 +314,18 @@ struct Chunk {
     counts: Vec<u8>,
     exits: Vec<u16>,
     edges: Vec<u32>,
+}
+
+/// How [`solve_layer`] ended.
+enum LayerOutcome {
+    /// The layer's entry bytes (little-endian, rank order) and figures.
+    Done(Vec<u8>, SolveStats),
+    /// Stopped: the entries after the sweeps done so far (`None` when stopped in the
+    /// scan), and the sweeps done in all runs.
+    Stopped {
+        entries: Option<Vec<u8>>,
+        sweeps: u32,
+    },
 }
 
 struct SolveStats {
@@ -289,7 +367,11 @@ fn progress_bar(show: bool, len: u64, seeds: u32) -> indicatif::ProgressBar {
     pb
 }
 
-/// Solves one layer; returns its entry bytes (little-endian, rank order).
+/// Solves one layer, starting the sweeps from `resume` (an earlier run's saved iterate)
+/// if given. `stop(sweeps done in this run)` is asked at every chunk of work; when it says
+/// yes, the layer stops and returns its current entries (any state of an in-place sweep
+/// lies between the starting values and the fixpoint, so it is a valid start).
+#[allow(clippy::too_many_arguments)]
 fn solve_layer<R: TbGame>(
     rules: &R,
     ranker: &Ranker,
@@ -297,7 +379,9 @@ fn solve_layer<R: TbGame>(
     seeds: u32,
     mirror: bool,
     progress: bool,
-) -> (Vec<u8>, SolveStats) {
+    resume: Option<&LayerFile>,
+    stop: &(dyn Fn(u32) -> bool + Sync),
+) -> LayerOutcome {
     let n = rules.pits_per_row();
     let p = 2 * n;
     let size = ranker.layer_size(seeds as usize);
@@ -306,12 +390,26 @@ fn solve_layer<R: TbGame>(
     let scanned = AtomicU64::new(0);
     let starts: Vec<u64> = (0..size).step_by(CHUNK).collect();
     let t0 = Instant::now();
+    let stopped = AtomicBool::new(false);
+    let base_sweeps = resume.map_or(0, |lf| lf.header.sweeps);
+    if resume.is_some() {
+        pb.set_message(format!("resuming after sweep {base_sweeps}"));
+    }
 
     // 1. Scan.
     let chunks: Vec<Chunk> = starts
         .par_iter()
         .map_init(Vec::new, |children: &mut Vec<Child<R>>, &start| {
             let len = (size - start).min(CHUNK as u64) as usize;
+            if stopped.load(Ordering::Relaxed) || stop(0) {
+                stopped.store(true, Ordering::Relaxed);
+                return Chunk {
+                    start,
+                    counts: Vec::new(),
+                    exits: Vec::new(),
+                    edges: Vec::new(),
+                };
+            }
             let mut chunk = Chunk {
                 start,
                 counts: vec![0; len],
@@ -376,8 +474,26 @@ fn solve_layer<R: TbGame>(
             chunk
         })
         .collect();
+    if stopped.load(Ordering::Relaxed) {
+        pb.abandon_with_message("stopped in the scan");
+        return LayerOutcome::Stopped {
+            entries: None,
+            sweeps: base_sweeps,
+        };
+    }
     let edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
     let scan_millis = t0.elapsed().as_millis() as u64;
+    // A resumed layer starts from the saved iterate: its lo are at least, and its hi at
+    // most, the starting values just computed, and both are still on the fixpoint's side.
+    if let Some(lf) = resume {
+        let saved = lf.entry_bytes();
+        entries.par_iter().enumerate().for_each(|(r, e)| {
+            e.store(
+                u16::from_le_bytes([saved[2 * r], saved[2 * r + 1]]),
+                Ordering::Relaxed,
+            );
+        });
+    }
 
     // 2. Fixpoint sweeps. One bit per position marks an entry changed in the previous
     // sweep (`prev`) or in this one (`cur`); a position is evaluated only when one of its
@@ -394,10 +510,14 @@ fn solve_layer<R: TbGame>(
     let mut sweeps = 0u32;
     loop {
         sweeps += 1;
-        pb.set_message(format!("sweep {sweeps}"));
+        pb.set_message(format!("sweep {}", base_sweeps + sweeps));
         let first = sweeps == 1;
         let changed = AtomicBool::new(false);
         chunks.par_iter().for_each(|c| {
+            if stopped.load(Ordering::Relaxed) || stop(sweeps - 1) {
+                stopped.store(true, Ordering::Relaxed);
+                return;
+            }
             let mut off = 0usize;
             let mut any = false;
             for (i, &cnt) in c.counts.iter().enumerate() {
@@ -439,6 +559,13 @@ fn solve_layer<R: TbGame>(
                 changed.store(true, Ordering::Relaxed);
             }
         });
+        if stopped.load(Ordering::Relaxed) {
+            pb.abandon_with_message(format!("stopped in sweep {}", base_sweeps + sweeps));
+            return LayerOutcome::Stopped {
+                entries: Some(entry_bytes(&entries)),
+                sweeps: base_sweeps + sweeps - 1,
+            };
+        }
         if !changed.load(Ordering::Relaxed) {
             break;
         }
@@ -464,21 +591,26 @@ fn solve_layer<R: TbGame>(
             }
         });
     }
-    pb.finish_with_message(format!("{sweeps} sweeps"));
+    pb.finish_with_message(format!("{} sweeps", base_sweeps + sweeps));
 
-    let mut bytes = Vec::with_capacity(2 * size as usize);
-    for e in &entries {
-        bytes.extend_from_slice(&e.load(Ordering::Relaxed).to_le_bytes());
-    }
-    (
-        bytes,
+    LayerOutcome::Done(
+        entry_bytes(&entries),
         SolveStats {
             scan_millis,
             scanned: scanned.load(Ordering::Relaxed),
             edges,
-            sweeps,
+            sweeps: base_sweeps + sweeps,
         },
     )
+}
+
+/// The entries as file bytes (little-endian, rank order).
+fn entry_bytes(entries: &[AtomicU16]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(2 * entries.len());
+    for e in entries {
+        bytes.extend_from_slice(&e.load(Ordering::Relaxed).to_le_bytes());
+    }
+    bytes
 }
 
 /// CPU time of this process so far (user + system, all threads) in milliseconds, from

@@ -134,6 +134,22 @@ pub enum TbError {
     /// A game or board the tablebases do not support.
     #[error("{0}")]
     Unsupported(String),
+    /// Generation was stopped (Ctrl-C, or [`generate::GenOptions::stop_after_sweeps`])
+    /// while layer `seeds` was being made; the layers before it are finished. When the
+    /// stop came during the fixpoint sweeps, their progress is saved in `saved` (the
+    /// layer's `.partial` file) and the next run resumes from it.
+    #[error("layer {seeds} interrupted {}", match saved {
+        Some(p) => format!("after {sweeps} sweeps; its progress is saved in {} and the same command resumes it", p.display()),
+        None => "during its scan; the same command restarts it".to_string(),
+    })]
+    Interrupted {
+        /// The layer.
+        seeds: u32,
+        /// Sweeps done in all runs of this layer so far.
+        sweeps: u32,
+        /// The partial file written, if any.
+        saved: Option<PathBuf>,
+    },
 }
 
 /// A game the tablebases can index: boards of `2n` pits (bytes) and a turn.
@@ -282,6 +298,13 @@ impl TbGame for Kalah {
 /// The file of layer `seeds` of `rules` in `dir`.
 pub fn layer_path<R: TbGame>(rules: &R, dir: &Path, seeds: u32) -> PathBuf {
     dir.join(format!("{}-s{seeds:03}.tb", rules.file_stem()))
+}
+
+/// The path of an interrupted layer's saved progress: `giuthi-n5-s036.partial` (the same
+/// format as a layer file: the entries after the last finished sweep; the header's
+/// `sweeps` counts them). Deleted when the layer is finished.
+pub fn partial_path<R: TbGame>(rules: &R, dir: &Path, seeds: u32) -> PathBuf {
+    dir.join(format!("{}-s{seeds:03}.partial", rules.file_stem()))
 }
 
 /// The loaded layers `0..=max_seeds` of one game in a folder; probes exact `(lo, hi)`.
