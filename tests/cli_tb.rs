@@ -500,3 +500,43 @@ fn tb_gen_stopped_saves_the_layer_and_the_same_command_resumes() {
         assert_eq!(a[64..], b[64..], "{name}");
     }
 }
+
+/// The principal variation of `tb probe` replays to the margin it reports: following
+/// table values alone led this position round a cycle into a draw by repetition (G10)
+/// while the margin is +4 for North (found by a fresh-user test); the line is now the
+/// solver's, played with the path as history.
+#[test]
+fn g10_tb_probe_pv_replays_to_the_margin() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "5",
+        "--max-seeds",
+        "7",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let pos = "giuthi 1,0,1,2,1/0,1,0,0,1 N 1,0";
+    let o = giuthi(&["tb", "probe", d, pos, "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["margin"], 4);
+    let pv: Vec<String> = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let mut args = vec!["play", pos];
+    args.extend(pv.iter().map(String::as_str));
+    let o = giuthi(&args);
+    assert!(o.status.success(), "{o:?}");
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(all.contains("North wins by 4"), "pv {pv:?}: {all}");
+    assert!(!all.contains("repetition"), "{all}");
+}

@@ -5,6 +5,7 @@ use super::usage;
 use anyhow::Context;
 use giuthi::rules::giuthi::{Giuthi, Variant};
 use giuthi::rules::kalah::Kalah;
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::tablebase::format::GameId;
 use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
@@ -14,6 +15,7 @@ use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The tablebase subcommands.
@@ -226,11 +228,11 @@ fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
     }
 }
 
-fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
+fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
     let t0 = Instant::now();
-    let set = TablebaseSet::open_all(&a.dir, pos.rules.clone())?;
+    let set = Arc::new(TablebaseSet::open_all(&a.dir, pos.rules.clone())?);
     let seeds = pos.rules.seeds_on_board(&pos.state);
-    let sol = if a.v3_moves {
+    let mut sol = if a.v3_moves {
         solve_position_v3(&set, pos)
     } else {
         let limit = usize::try_from(a.v4_limit).unwrap_or(usize::MAX);
@@ -244,6 +246,34 @@ fn probe_generic<R: TbGame>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<
             set.max_seeds()
         )
     })?;
+    // The principal variation: the table values alone can lead round a cycle of
+    // positions of equal value (a repetition ends the game in a draw, G10), so the line
+    // is the solver's, which plays the moves with the path as history; its solve runs on
+    // these tables, and must agree with them.
+    let solver = Solver::try_new(
+        pos.rules.clone(),
+        SolverOptions {
+            threads: 1,
+            hash_mb: 64,
+            ..SolverOptions::default()
+        },
+    )?
+    .with_stop(super::solve::stop_flag())
+    .with_oracle(set.clone());
+    match solver.solve(pos) {
+        Ok(s) if s.margin == sol.margin => {
+            sol.pv = s.pv;
+            sol.nodes += s.nodes;
+        }
+        Ok(s) => anyhow::bail!(
+            "internal error: the solver on these tables finds margin {:+}, the tables {:+}",
+            s.margin,
+            sol.margin
+        ),
+        Err(_) => {
+            eprintln!("note: stopped; the pv shown follows the table values and may repeat");
+        }
+    }
     let secs = t0.elapsed().as_secs_f64();
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
