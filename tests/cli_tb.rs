@@ -222,17 +222,35 @@ fn tb_kalah_gen_and_probe() {
 
 /// A missing middle layer strands the layers above it: `verify` says so and fails.
 #[test]
-fn tb_verify_fails_on_a_missing_middle_layer() {
+fn a_missing_middle_layer_is_refused_not_skipped() {
     let dir = tempfile::tempdir().unwrap();
     assert!(gen(dir.path(), &[]).status.success());
     std::fs::remove_file(dir.path().join("giuthi-n4-s003.tb")).unwrap();
-    let out = giuthi(&["tb", "verify", dir.path().to_str().unwrap()]);
+    let d = dir.path().to_str().unwrap();
+    let out = giuthi(&["tb", "verify", d]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains("layer 3 is missing, so layers 4..=6 cannot be used"),
         "{}",
         stdout(&out)
     );
+    // `tb stats`, `tb probe` and `solve --tb` refuse the gap too, rather than use layers
+    // 0..=2 without a word (a fresh-user find).
+    let out = giuthi(&["tb", "stats", d]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr(&out).contains("layer 3 is missing, so layers 4..=6 cannot be used"));
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    for args in [
+        &["tb", "probe", d, pos][..],
+        &["solve", pos, "--tb", d, "--threads", "1"][..],
+    ] {
+        let out = giuthi(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let err = stderr(&out);
+        assert!(err.contains("layer 3 is missing"), "{err}");
+        assert!(err.contains("layers 4..=6 cannot be used"), "{err}");
+        assert!(err.contains("giuthi-n4-s003.tb"), "{err}");
+    }
 }
 
 fn stderr(o: &Output) -> String {

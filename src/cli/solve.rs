@@ -164,7 +164,7 @@ fn tb_dir(dir: &Path) -> anyhow::Result<&Path> {
 
 impl OracleFor for Giuthi {
     fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Giuthi>>> {
-        let set = TablebaseSet::open_all(tb_dir(dir)?, self.clone())
+        let set = TablebaseSet::open_complete(tb_dir(dir)?, self.clone())
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
     }
@@ -172,7 +172,7 @@ impl OracleFor for Giuthi {
 
 impl OracleFor for Kalah {
     fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kalah>>> {
-        let set = TablebaseSet::open_all(tb_dir(dir)?, self.clone())
+        let set = TablebaseSet::open_complete(tb_dir(dir)?, self.clone())
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
     }

@@ -11,7 +11,7 @@ use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
 use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
 use giuthi::tablebase::probe::{solve_position, solve_position_v3};
-use giuthi::tablebase::{layer_path, TablebaseSet, TbError, TbGame};
+use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
 use giuthi::{AnyPosition, Position};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -230,7 +230,7 @@ fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
 
 fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
     let t0 = Instant::now();
-    let set = Arc::new(TablebaseSet::open_all(&a.dir, pos.rules.clone())?);
+    let set = Arc::new(TablebaseSet::open_complete(&a.dir, pos.rules.clone())?);
     let seeds = pos.rules.seeds_on_board(&pos.state);
     let mut sol = if a.v3_moves {
         solve_position_v3(&set, pos)
@@ -345,6 +345,17 @@ enum Group {
     ),
 }
 
+/// Layers are used from 0 up to the first missing one: files above a gap would be
+/// ignored, so `tb stats` and `tb verify` report a gap as a failure: its message.
+fn gap_message<R: TbGame>(set: &TablebaseSet<R>, dir: &Path, label: &str) -> Option<String> {
+    let stranded = set.stranded_layers(dir);
+    let (first, last) = (stranded.first()?, stranded.last()?);
+    Some(format!(
+        "{label}: layer {} is missing, so layers {first}..={last} cannot be used",
+        set.max_seeds() + 1,
+    ))
+}
+
 /// A tablebase folder given to `tb probe`, `tb stats` or `tb verify`: a usage error (exit 2) when it
 /// is not a folder, as for `--tb`.
 fn existing_dir(dir: &Path) -> anyhow::Result<()> {
@@ -398,7 +409,13 @@ fn run_stats(a: StatsArgs) -> anyhow::Result<i32> {
                         }
                     }
                     all.push(json!({ "tables": $label, "layers": rows }));
-                    Ok(true)
+                    match gap_message(&set, &a.dir, &$label) {
+                        Some(m) => {
+                            eprintln!("error: {m}");
+                            Ok(false)
+                        }
+                        None => Ok(true),
+                    }
                 }};
             }
             match g {
@@ -439,22 +456,11 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
                             return Ok(false);
                         }
                     };
-                    let mut good = true;
-                    // Layers are used from 0 up to the first missing one: files above a
-                    // gap would be silently ignored, so a gap is a failure.
-                    let stranded: Vec<u32> = (set.max_seeds() + 1..=MAX_ENCODABLE_SEEDS)
-                        .filter(|&s| layer_path(set.rules(), &a.dir, s).exists())
-                        .collect();
-                    if let Some(first) = stranded.first() {
-                        println!(
-                            "FAIL {}: layer {} is missing, so layers {}..={} cannot be used",
-                            $label,
-                            set.max_seeds() + 1,
-                            first,
-                            stranded.last().unwrap_or(first)
-                        );
-                        good = false;
+                    let gap = gap_message(&set, &a.dir, &$label);
+                    if let Some(m) = &gap {
+                        println!("FAIL {m}");
                     }
+                    let mut good = gap.is_none();
                     for s in 0..=set.max_seeds() {
                         let r = verify_layer(&set, s, samples, a.seed);
                         println!(

@@ -104,6 +104,16 @@ pub enum TbError {
         /// The file name expected.
         path: PathBuf,
     },
+    /// A layer is missing below layers that are present: those could not be used.
+    #[error("layer {seeds} is missing ({}), so layers {}..={top} cannot be used (make it with giuthi tb gen)", path.display(), seeds + 1)]
+    LayerGap {
+        /// The missing layer.
+        seeds: u32,
+        /// The largest layer present.
+        top: u32,
+        /// The file name expected.
+        path: PathBuf,
+    },
     /// The layer's values do not fit the entry encoding.
     #[error(
         "layer {seeds}: more than {} seeds cannot be encoded in 2 bytes per position",
@@ -421,6 +431,31 @@ impl<R: TbGame> TablebaseSet<R> {
                 path: layer_path(&rules, dir, 0),
             }),
         }
+    }
+
+    /// As [`TablebaseSet::open_all`], refusing a folder where a layer is missing below
+    /// layers that are present (they would be ignored without a word).
+    ///
+    /// # Errors
+    ///
+    /// As [`TablebaseSet::open_all`], and [`TbError::LayerGap`].
+    pub fn open_complete(dir: &Path, rules: R) -> Result<TablebaseSet<R>, TbError> {
+        let set = Self::open_all(dir, rules)?;
+        match set.stranded_layers(dir).last() {
+            Some(&top) => Err(TbError::LayerGap {
+                seeds: set.max_seeds() + 1,
+                top,
+                path: layer_path(&set.rules, dir, set.max_seeds() + 1),
+            }),
+            None => Ok(set),
+        }
+    }
+
+    /// The layers of these rules present in `dir` above a missing one (not loaded).
+    pub fn stranded_layers(&self, dir: &Path) -> Vec<u32> {
+        (self.max_seeds() + 1..=format::MAX_ENCODABLE_SEEDS)
+            .filter(|&s| layer_path(&self.rules, dir, s).exists())
+            .collect()
     }
 
     /// The rules.
