@@ -558,3 +558,47 @@ fn g10_tb_probe_pv_replays_to_the_margin() {
     assert!(all.contains("North wins by 4"), "pv {pv:?}: {all}");
     assert!(!all.contains("repetition"), "{all}");
 }
+
+/// `solve FILE --tb`: every table set the file needs is opened and checked before the
+/// first line is solved, so a corrupt table of a later line's board stops the run at
+/// once (a fresh-user find: the first line used to be solved first).
+#[test]
+fn solve_file_with_tb_checks_every_table_set_first() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    assert!(gen(dir.path(), &["--game", "kalah"]).status.success());
+    let bad = dir.path().join("kalah-n4-s005.tb");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&bad, &bytes).unwrap();
+    let file = dir.path().join("two.txt");
+    std::fs::write(
+        &file,
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2\nkalah 1,0,2,0/0,1,1,0 S 0,0\n",
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&["solve", file.to_str().unwrap(), "--tb", d, "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        stderr(&o).contains("kalah-n4-s005.tb: checksum mismatch"),
+        "{o:?}"
+    );
+    assert!(stdout(&o).is_empty(), "nothing solved first: {o:?}");
+}
+
+/// One position with `--tb` naming a folder without tables for its board: a usage error
+/// that names the file looked for.
+#[test]
+fn solve_one_position_with_tables_of_another_board_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let err = usage_error(&["solve", "giuthi 0,0,1,2,0/1,0,1,0,1 N 5,5", "--tb", d]);
+    assert!(
+        err.contains("no tables for the position's game, variant and board"),
+        "{err}"
+    );
+    assert!(err.contains("giuthi-n5-s000.tb"), "{err}");
+}

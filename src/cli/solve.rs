@@ -13,13 +13,15 @@ use giuthi::solve::alphabeta::{
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
-use giuthi::tablebase::{TablebaseSet, TbError};
+use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
 use giuthi::value::{fmt_score, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
+use std::any::Any;
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Arguments of `giuthi solve`.
@@ -85,8 +87,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Probe the endgame tablebases in DIR inside the search (made by `giuthi tb gen` for
-    /// the same game, variant and board; every layer present is used). In a FILE of
-    /// positions, those of a game or board DIR has no tables for are solved without them.
+    /// the same game, variant and board; every layer present is used). With `solve FILE`,
+    /// the lines of a game or board DIR has no tables for are solved without them.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
@@ -115,6 +117,7 @@ impl SearchArgs {
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             analyze: false,
             tb_where_present: false,
+            tb_cache: TbCache::default(),
         }
     }
 }
@@ -139,9 +142,16 @@ pub(super) struct Common {
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
     pub tb_where_present: bool,
+    /// The `--tb` tables opened so far, by game, variant and board (a file of positions
+    /// opens and checks each set once).
+    pub tb_cache: TbCache,
     /// `solve --analyze`: every move's margin after the solution.
     pub analyze: bool,
 }
+
+/// Opened `--tb` oracles by [`OracleFor::tables_key`]: `Some(Arc<dyn EndgameOracle<R>>)`
+/// (boxed as `Any`), or `None` when the folder has no tables for those rules.
+pub(super) type TbCache = Arc<Mutex<HashMap<String, Option<Arc<dyn Any + Send + Sync>>>>>;
 
 /// Games whose solver can take an endgame oracle from a tablebase folder.
 pub(super) trait OracleFor: Rules {
@@ -149,6 +159,8 @@ pub(super) trait OracleFor: Rules {
     const HAS_TABLES: bool = true;
     /// Opens the tablebases of `dir` for these rules.
     fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
+    /// What tells the tables of two rules apart: game, variant and board.
+    fn tables_key(&self) -> String;
 }
 
 /// `--tb DIR` must name a folder: a usage error otherwise.
@@ -168,6 +180,9 @@ impl OracleFor for Giuthi {
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
     }
+    fn tables_key(&self) -> String {
+        self.file_stem()
+    }
 }
 
 impl OracleFor for Kalah {
@@ -176,10 +191,16 @@ impl OracleFor for Kalah {
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
     }
+    fn tables_key(&self) -> String {
+        self.file_stem()
+    }
 }
 
 impl OracleFor for Kiothi {
     const HAS_TABLES: bool = false;
+    fn tables_key(&self) -> String {
+        "kiothi".to_string()
+    }
     fn open_oracle(&self, _dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kiothi>>> {
         Err(usage(
             "--tb: tablebases exist for Giuthi and Kalah only, not for Kiothi",
@@ -232,19 +253,62 @@ pub(super) fn make_solver<R: OracleFor>(
     )
     .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?
     .with_stop(stop_flag());
-    if let Some(dir) = &c.tb {
-        match pos.rules.open_oracle(dir) {
-            Ok(oracle) => solver = solver.with_oracle(oracle),
-            Err(e) if c.tb_where_present && (!R::HAS_TABLES || no_layer_zero(&e)) => {
+    match oracle(&pos.rules, c)? {
+        Some(o) => solver = solver.with_oracle(o),
+        None => {
+            if let Some(dir) = &c.tb {
                 eprintln!(
                     "note: --tb {} has no tables for {pos}; solved without them",
                     dir.display()
                 );
             }
-            Err(e) => return Err(e),
         }
     }
     Ok(solver)
+}
+
+/// The `--tb` oracle for `rules`, opened (and its checksums checked) once per game,
+/// variant and board; `None` without `--tb`, or in a file of positions when the folder
+/// has no tables for these rules.
+///
+/// # Errors
+///
+/// A bad folder, a corrupt or incomplete set of tables, or (for one position) a folder
+/// without tables for its rules.
+pub(super) fn oracle<R: OracleFor>(
+    rules: &R,
+    c: &Common,
+) -> anyhow::Result<Option<Arc<dyn EndgameOracle<R>>>> {
+    let Some(dir) = &c.tb else {
+        return Ok(None);
+    };
+    let key = rules.tables_key();
+    let mut cache = c.tb_cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(entry) = cache.get(&key) {
+        return Ok(entry
+            .as_ref()
+            .and_then(|a| a.downcast_ref::<Arc<dyn EndgameOracle<R>>>().cloned()));
+    }
+    let opened = match rules.open_oracle(dir) {
+        Ok(o) => Some(o),
+        Err(e) if c.tb_where_present && (!R::HAS_TABLES || no_layer_zero(&e)) => None,
+        Err(e) if no_layer_zero(&e) => {
+            return Err(usage(format!(
+                "--tb {}: no tables for the position's game, variant and board (no {}); \
+                 make them with `giuthi tb gen`",
+                dir.display(),
+                dir.join(format!("{key}-s000.tb")).display()
+            )))
+        }
+        Err(e) => return Err(e),
+    };
+    cache.insert(
+        key,
+        opened
+            .clone()
+            .map(|o| Arc::new(o) as Arc<dyn Any + Send + Sync>),
+    );
+    Ok(opened)
 }
 
 /// Whether `e` says the folder has no tables at all for the position's game, variant and
@@ -594,6 +658,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         lines.push((i, any, recorded));
     }
     c.tb_where_present = true;
+    // Every table set the file needs is opened and checked before the first solve.
+    for (_, any, _) in &lines {
+        with_position!(any, p => oracle(&p.rules, &c).map(|_| ()))?;
+    }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
     let t = Instant::now();
     for (i, any, recorded) in lines {
