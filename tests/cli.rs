@@ -701,6 +701,17 @@ fn plot_writes_an_svg_of_solved_starts() {
         "a non-start position is not plotted"
     );
     assert!(svg.contains("+20"));
+    // A start recorded in two files is drawn once (a fresh-user find: the README's
+    // command drew 2x5x3 and 2x5x4 twice).
+    let twice = dir.join("twice.svg");
+    let i = input.to_str().unwrap();
+    ok(&["plot", i, i, "--out", twice.to_str().unwrap()]);
+    let twice = std::fs::read_to_string(&twice).expect("svg written");
+    assert_eq!(
+        twice.matches("<circle").count(),
+        svg.matches("<circle").count()
+    );
+    assert!(svg.matches("<circle").count() >= 2, "{svg}");
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "giuthi 2,2/2,2 S 0,0\n").expect("write");
     assert!(usage_error(&[

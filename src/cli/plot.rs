@@ -90,8 +90,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
         points(&f.display().to_string(), &text, &mut series);
     }
-    for v in series.values_mut() {
+    // A start recorded in several files (by two routes) is one point; two different
+    // margins for one start are reported, and both drawn.
+    for (name, v) in series.iter_mut() {
         v.sort();
+        v.dedup();
+        for w in v.windows(2) {
+            if w[0].0 == w[1].0 {
+                eprintln!(
+                    "warning: {name} with {} seeds a pit is recorded with margins {:+} and {:+}",
+                    w[0].0, w[0].1, w[1].1
+                );
+            }
+        }
     }
     if series.is_empty() {
         return Err(usage(
