@@ -62,9 +62,11 @@ pub struct GenArgs {
     /// Giuthi variant, as in notation: `chain=one,origin=skip` (default: the default rules).
     #[arg(long, default_value = "")]
     variant: String,
-    /// Memory budget in MB: a layer that may need more is refused before anything runs.
-    #[arg(long, default_value_t = 8192)]
-    memory: u64,
+    /// Memory budget in MB: a layer that may allocate more is refused before anything
+    /// runs (default: three quarters of this machine's memory, or 8192 if it cannot be
+    /// read).
+    #[arg(long, value_name = "MB")]
+    memory: Option<u64>,
     /// Do not use the mirror symmetry to skip work (Giuthi).
     #[arg(long)]
     no_mirror: bool,
@@ -174,10 +176,24 @@ fn print_layer(r: &LayerReport) {
     }
 }
 
+/// Three quarters of the machine's memory in MB (`MemTotal` of `/proc/meminfo`), or 8192
+/// where that cannot be read.
+fn default_memory_mb() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            let line = t.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb / 1024 * 3 / 4)
+        })
+        .filter(|&mb| mb > 0)
+        .unwrap_or(8192)
+}
+
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
     let opts = GenOptions {
         threads: a.threads.map(usize::from),
-        memory_mb: a.memory,
+        memory_mb: a.memory.unwrap_or_else(default_memory_mb),
         mirror: !a.no_mirror,
         progress: !a.quiet,
         stop: Some(super::solve::stop_flag()),
