@@ -96,10 +96,13 @@ fn tb_probe_text_and_errors() {
     let o = giuthi(&["tb", "probe", d, "giuthi 4,0,0,0/0,0,0,4 S 0,0"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0..=6"));
-    // Another board size: no tables at all.
+    // Another board size: no tables at all for it, a usage error as with `solve --tb`
+    // and `tb stats` on a folder without tables (exit 2), naming the file looked for.
     let o = giuthi(&["tb", "probe", d, "giuthi 0,1,0/0,1,0 S 0,0"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("missing layer"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no tables for the position's game, variant and board"));
+    assert!(err.contains("giuthi-n3-s000.tb"), "{err}");
     // A malformed position: usage error.
     let o = giuthi(&["tb", "probe", d, "giuthi 1,2/3 S"]);
     assert_eq!(o.status.code(), Some(2));

@@ -246,7 +246,19 @@ fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
 
 fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyhow::Result<i32> {
     let t0 = Instant::now();
-    let set = Arc::new(TablebaseSet::open_complete(&a.dir, pos.rules.clone())?);
+    let set = match TablebaseSet::open_complete(&a.dir, pos.rules.clone()) {
+        Ok(set) => Arc::new(set),
+        // No layer 0: no tables for this game, variant and board (as `solve --tb`).
+        Err(TbError::MissingLayer { seeds: 0, path }) => {
+            return Err(usage(format!(
+                "{}: no tables for the position's game, variant and board (no {}); make \
+                 them with `giuthi tb gen`",
+                a.dir.display(),
+                path.display()
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
     let seeds = pos.rules.seeds_on_board(&pos.state);
     let mut sol = if a.v3_moves {
         solve_position_v3(&set, pos)
