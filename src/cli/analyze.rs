@@ -35,7 +35,7 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
     };
     let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
         Ok(v) => v,
-        Err(e) => return super::solve::report_stop(pos, &e),
+        Err(e) => return super::solve::report_stop(pos, &e, json),
     };
     if json {
         let moves: Vec<_> = values

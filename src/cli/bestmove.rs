@@ -38,7 +38,7 @@ fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
             }
             0
         }
-        Err(e) => super::solve::report_stop(pos, &e),
+        Err(e) => super::solve::report_stop(pos, &e, false),
     }
 }
 

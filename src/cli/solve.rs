@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
     already played (V4). File format: docs/positions.md.\n\n\
     Exit codes: 0 solved (and, with --check, every record matched); 1 a failure or a \
     --check mismatch; 2 a usage error; 3 stopped because a path deeper than --max-ply was \
-    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed; \
+    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, with --json as {"stopped","lo_range","hi_range","margin"}; \
     with --checkpoint the search is saved first).")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
@@ -548,19 +548,33 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
 
 /// Reports a stopped solve on stderr (with the exact margin when both bounds were proven)
 /// and returns its exit code: 3 when a path deeper than --max-ply was needed, else 130.
-pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted) -> i32 {
+pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
     eprintln!("{pos}: {e}");
-    if e.lo.0 == e.lo.1 && e.hi.0 == e.hi.1 {
+    let proven = (e.lo.0 == e.lo.1 && e.hi.0 == e.hi.1).then(|| {
         let b = giuthi::Bounds {
             lo: e.lo.0,
             hi: e.hi.0,
         };
-        let margin = b.exact_margin(pos.captured_difference());
+        b.exact_margin(pos.captured_difference())
+    });
+    if let Some(margin) = proven {
         eprintln!(
             "{pos}: the bounds are proven: margin {margin:+} ({}); the best moves or move \
              values were not finished",
             giuthi::value::GameResult::from_margin(margin)
         );
+    }
+    if json {
+        // For scripts: what is proven, with null for an infinite end of a range.
+        let fin = |v: Score| (!giuthi::value::is_infinite(v)).then_some(v);
+        let v = serde_json::json!({
+            "position": pos.to_string(),
+            "stopped": if e.too_deep { "max_ply" } else { "interrupted" },
+            "lo_range": [fin(e.lo.0), fin(e.lo.1)],
+            "hi_range": [fin(e.hi.0), fin(e.hi.1)],
+            "margin": proven,
+        });
+        println!("{v}");
     }
     if e.too_deep {
         eprintln!("{pos}: raise --max-ply to go on (docs/solver.md, Path cap)");
@@ -585,7 +599,7 @@ fn solve_any(
                 }
                 Ok(Ok(Record::of(&s.0)))
             }
-            Err(e) => Ok(Err(report_stop(p, &e))),
+            Err(e) => Ok(Err(report_stop(p, &e, json))),
         }
     })
 }
@@ -885,7 +899,7 @@ fn solve_checkpointed<R: OracleFor>(
             0
         }
         Err(e) => {
-            let code = report_stop(pos, &e);
+            let code = report_stop(pos, &e, json);
             if written.is_ok() {
                 let more = if e.too_deep {
                     " with a larger --max-ply"
