@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
     already played (V4). File format: docs/positions.md.\n\n\
     Exit codes: 0 solved (and, with --check, every record matched); 1 a failure or a \
     --check mismatch; 2 a usage error; 3 stopped because a path deeper than --max-ply was \
-    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, with --json as {"stopped","lo_range","hi_range","margin"}; \
+    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, with --json also as a JSON line: stopped, lo_range, hi_range, margin; \
     with --checkpoint the search is saved first).")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
