@@ -983,3 +983,25 @@ fn g10_max_ply_stops_with_exit_code_3() {
         "0",
     ]);
 }
+
+/// `solve --check`: a recorded best move that is not a legal move of its position makes
+/// the line malformed (exit 2, naming the line), not a mismatch (a fresh-user find).
+#[test]
+fn check_record_with_an_illegal_best_move_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for bad in ["zzz", "9cw", "5cw,4ccw"] {
+        let file = dir.path().join("bad.txt");
+        std::fs::write(
+            &file,
+            format!(
+                "giuthi 1,0,0,0/1,3,0,0 S 0,2 | lo=+3 hi=+inf margin=+1 result=win best=5cw\n\
+                 giuthi 1,0,0,0/1,3,0,0 S 0,2 | lo=+3 hi=+inf margin=+1 result=win best={bad}\n"
+            ),
+        )
+        .expect("write");
+        let f = file.to_str().unwrap();
+        let err = usage_error(&["solve", "--check", f, "--threads", "1"]);
+        assert!(err.contains(&format!("{f}:2: best=")), "{err}");
+        assert!(err.contains("not a legal move of the position"), "{err}");
+    }
+}

@@ -669,6 +669,21 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             ),
             None => None,
         };
+        // A recorded best move must be a legal move of the position (else the record is
+        // malformed, not a mismatch).
+        for m in recorded.iter().flat_map(|r| r.best.iter()) {
+            let legal = with_position!(&any, p => p
+                .rules
+                .parse_move(m)
+                .is_ok_and(|mv| p.legal_moves().contains(&mv)));
+            if !legal {
+                return Err(usage(format!(
+                    "{}:{}: best={m}: not a legal move of the position",
+                    path.display(),
+                    i + 1
+                )));
+            }
+        }
         lines.push((i, any, recorded));
     }
     c.tb_where_present = true;
