@@ -351,6 +351,9 @@ fn tb_stats_and_verify_without_tables_are_usage_errors() {
     );
     let err = usage_error(&["tb", "probe", f, pos]);
     assert!(err.contains(&format!("{f}: not a folder")), "{err}");
+    // `tb gen --out` on a file.
+    let err = usage_error(&["tb", "gen", "--pits", "3", "--max-seeds", "2", "--out", f]);
+    assert!(err.contains(&format!("--out {f}: not a folder")), "{err}");
 }
 
 /// A layer beyond what the entries encode is refused before any work, naming the

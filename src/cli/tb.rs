@@ -191,6 +191,12 @@ fn default_memory_mb() -> u64 {
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(usage(format!(
+            "--out {}: not a folder (tablebase files go into a folder)",
+            a.out.display()
+        )));
+    }
     let opts = GenOptions {
         threads: a.threads.map(usize::from),
         memory_mb: a.memory.unwrap_or_else(default_memory_mb),
