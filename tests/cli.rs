@@ -1005,3 +1005,17 @@ fn check_record_with_an_illegal_best_move_is_a_usage_error() {
         assert!(err.contains("not a legal move of the position"), "{err}");
     }
 }
+
+/// A position file given to `analyze` or `bestmove` with a malformed first position: the
+/// error names the file and the line, as `solve FILE` does.
+#[test]
+fn position_file_errors_name_the_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("bad.txt");
+    std::fs::write(&file, "# a comment\n\ngiuthi 1,0,0,0/1,3,0,0 X 0,2\n").expect("write");
+    let f = file.to_str().unwrap();
+    for cmd in ["analyze", "bestmove"] {
+        let err = usage_error(&[cmd, f]);
+        assert!(err.contains(&format!("{f}:3: field turn")), "{err}");
+    }
+}

@@ -34,16 +34,17 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
     if !arg.is_empty() && path.is_file() {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading position file {}", path.display()))?;
-        let line = text
+        let (no, line) = text
             .lines()
             .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .enumerate()
+            .find(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .ok_or_else(|| usage(format!("{}: no position in the file", path.display())))?;
         // A positions/ line may carry a recorded solution after " | ".
         let line = line.split(" | ").next().unwrap_or(line).trim();
         return line
             .parse()
-            .map_err(|e| usage(format!("{}: {e}", path.display())));
+            .map_err(|e| usage(format!("{}:{}: {e}", path.display(), no + 1)));
     }
     let looks_like_path = !arg.is_empty() && !arg.contains(' ') && !arg.contains(',');
     if looks_like_path && path.is_dir() {
