@@ -514,12 +514,16 @@ fn cli_interrupted_resumed_and_rerun() {
     assert_eq!(code, 0);
     let want = json_of(&fresh_out);
 
-    // Interrupted after two answered tests: exit 130, a checkpoint, nothing on stdout.
+    // Interrupted after two answered tests: exit 130, a checkpoint, and on stdout (with
+    // --json) only what is proven: a "stopped" line, no solution.
     let mut args = base.to_vec();
     args.extend(["--checkpoint", ck_arg, "--stop-after-tests", "2"]);
     let (code, out, err) = giuthi(&args);
     assert_eq!(code, 130, "{err}");
-    assert!(out.is_empty(), "{out}");
+    let stopped = json_of(&out);
+    assert_eq!(stopped["stopped"], "interrupted", "{out}");
+    assert!(stopped.get("best_moves").is_none(), "{out}");
+    assert_eq!(stopped["position"], want["position"], "{out}");
     assert!(
         err.contains("interrupted") && err.contains("written"),
         "{err}"

@@ -599,8 +599,10 @@ fn interrupted_layers_resume_to_the_same_entries() {
                     seeds: s,
                     sweeps: done,
                     saved,
+                    during_scan,
                 }) => {
                     assert_eq!(s, seeds);
+                    assert_eq!(during_scan, k == 0);
                     assert_eq!(done, k);
                     assert_eq!(saved.is_some(), k > 0);
                     assert_eq!(partial.exists(), k > 0);
@@ -647,6 +649,32 @@ fn interrupted_layers_resume_to_the_same_entries() {
     }
 }
 
+/// A stop in the scan of a layer with saved progress keeps that progress and says so.
+#[test]
+fn a_stop_in_the_scan_keeps_the_saved_progress() {
+    let g = Giuthi::new(4, Variant::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let stop = |k| GenOptions {
+        stop_after_sweeps: Some(k),
+        threads: Some(1),
+        ..GenOptions::quiet()
+    };
+    assert!(generate(&g, dir.path(), 12, &stop(2)).is_err());
+    let partial = partial_path(&g, dir.path(), 3);
+    let before = std::fs::read(&partial).unwrap();
+    let e = generate(&g, dir.path(), 12, &stop(0)).unwrap_err();
+    assert!(
+        matches!(&e, TbError::Interrupted { seeds: 3, sweeps: 2, saved: Some(p), during_scan: true } if *p == partial),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("during its scan; the progress of an earlier run (2 sweeps)"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&partial).unwrap(), before);
+}
+
 /// A corrupt `.partial` file is reported with its path, never resumed from.
 #[test]
 fn a_corrupt_partial_file_is_refused() {
@@ -669,4 +697,44 @@ fn a_corrupt_partial_file_is_refused() {
         generate(&g, dir.path(), 12, &GenOptions::quiet()),
         Err(TbError::ChecksumMismatch { path }) if path == partial
     ));
+}
+
+/// A layer stopped with the mirror on and resumed with it off, or the other way round,
+/// ends with the entries of an uninterrupted run: the saved entries hold the mirror
+/// images too (a fresh-user find: they used to hold starting values there, and a run
+/// without the mirror resumed from them into wrong entries with a valid checksum).
+#[test]
+fn g11_a_partial_layer_resumes_with_or_without_the_mirror() {
+    let g = Giuthi::new(4, Variant::default()).unwrap();
+    let seeds = 12;
+    let straight = tempfile::tempdir().unwrap();
+    let opts = |mirror, stop| GenOptions {
+        mirror,
+        threads: Some(1),
+        stop_after_sweeps: stop,
+        ..GenOptions::quiet()
+    };
+    let reports = generate(&g, straight.path(), seeds, &opts(true, None)).unwrap();
+    let sweeps = reports.last().unwrap().sweeps;
+    let want = entries_of(&layer_path(&g, straight.path(), seeds));
+    for (first, then) in [(true, false), (false, true)] {
+        for k in 1..sweeps {
+            let dir = tempfile::tempdir().unwrap();
+            for s in 0..seeds {
+                let (from, to) = (straight.path(), dir.path());
+                std::fs::copy(layer_path(&g, from, s), layer_path(&g, to, s)).unwrap();
+            }
+            let stopped = generate(&g, dir.path(), seeds, &opts(first, Some(k)));
+            assert!(
+                matches!(stopped, Err(TbError::Interrupted { .. })),
+                "k = {k}"
+            );
+            generate(&g, dir.path(), seeds, &opts(then, None)).unwrap();
+            let got = entries_of(&layer_path(&g, dir.path(), seeds));
+            assert!(
+                got == want,
+                "mirror {first} then {then}, stopped after {k} sweeps"
+            );
+        }
+    }
 }

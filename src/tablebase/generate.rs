@@ -266,6 +266,7 @@ pub fn generate_with<R: TbGame>(
                         seeds: s,
                         sweeps,
                         saved: Some(partial),
+                        during_scan: false,
                     });
                 }
                 LayerOutcome::Stopped {
@@ -276,6 +277,7 @@ pub fn generate_with<R: TbGame>(
                         seeds: s,
                         sweeps,
                         saved: resume.map(|lf| lf.path),
+                        during_scan: true,
                     })
                 }
             };
@@ -502,6 +504,26 @@ fn solve_layer<R: TbGame>(
     // change is still a fixpoint of every equation. (Testing the child's own bit, rather
     // than its block of 64 as before, evaluates fewer positions: a 2x5 layer 22 takes 25%
     // less CPU, with identical entries.)
+    // The entries of the non-canonical boards from their canonical mirror images.
+    let copy_mirror_images = || {
+        if !mirror {
+            return;
+        }
+        starts.par_iter().for_each(|&start| {
+            let len = (size - start).min(CHUNK as u64);
+            let mut board = [0u8; 32];
+            let mut mb = [0u8; 32];
+            for r in start..start + len {
+                ranker.unrank(r, seeds as usize, &mut board[..p]);
+                mirror_board(n, &board, &mut mb);
+                let m = ranker.rank(&mb[..p]);
+                if m < r {
+                    let v = entries[m as usize].load(Ordering::Relaxed);
+                    entries[r as usize].store(v, Ordering::Relaxed);
+                }
+            }
+        });
+    };
     let words = (size as usize).div_ceil(64);
     let mut prev: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let mut cur: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
@@ -561,6 +583,9 @@ fn solve_layer<R: TbGame>(
         });
         if stopped.load(Ordering::Relaxed) {
             pb.abandon_with_message(format!("stopped in sweep {}", base_sweeps + sweeps));
+            // The saved entries are complete: a run with or without the mirror resumes
+            // from them (each image is as far along as its canonical member, by G11).
+            copy_mirror_images();
             return LayerOutcome::Stopped {
                 entries: Some(entry_bytes(&entries)),
                 sweeps: base_sweeps + sweeps - 1,
@@ -575,22 +600,7 @@ fn solve_layer<R: TbGame>(
     drop(chunks);
 
     // 3. Copy the mirror images.
-    if mirror {
-        starts.par_iter().for_each(|&start| {
-            let len = (size - start).min(CHUNK as u64);
-            let mut board = [0u8; 32];
-            let mut mb = [0u8; 32];
-            for r in start..start + len {
-                ranker.unrank(r, seeds as usize, &mut board[..p]);
-                mirror_board(n, &board, &mut mb);
-                let m = ranker.rank(&mb[..p]);
-                if m < r {
-                    let v = entries[m as usize].load(Ordering::Relaxed);
-                    entries[r as usize].store(v, Ordering::Relaxed);
-                }
-            }
-        });
-    }
+    copy_mirror_images();
     pb.finish_with_message(format!("{} sweeps", base_sweeps + sweeps));
 
     LayerOutcome::Done(

@@ -148,17 +148,20 @@ pub enum TbError {
     /// while layer `seeds` was being made; the layers before it are finished. When the
     /// stop came during the fixpoint sweeps, their progress is saved in `saved` (the
     /// layer's `.partial` file) and the next run resumes from it.
-    #[error("layer {seeds} interrupted {}", match saved {
-        Some(p) => format!("after {sweeps} sweeps; its progress is saved in {} and the same command resumes it", p.display()),
-        None => "during its scan; the same command restarts it".to_string(),
+    #[error("layer {seeds} interrupted {}", match (saved, during_scan) {
+        (Some(p), false) => format!("after {sweeps} sweeps; its progress is saved in {} and the same command resumes it", p.display()),
+        (Some(p), true) => format!("during its scan; the progress of an earlier run ({sweeps} sweeps) stays in {} and the same command resumes it", p.display()),
+        (None, _) => "during its scan; the same command restarts it".to_string(),
     })]
     Interrupted {
         /// The layer.
         seeds: u32,
         /// Sweeps done in all runs of this layer so far.
         sweeps: u32,
-        /// The partial file written, if any.
+        /// The partial file holding them, if any.
         saved: Option<PathBuf>,
+        /// Whether the stop came during the scan (nothing new was saved).
+        during_scan: bool,
     },
 }
 
