@@ -947,41 +947,22 @@ fn v4_solve_analyze_gives_every_move_value() {
 /// that says so with the ranges proven, no output on stdout but the JSON of `--json`.
 #[test]
 fn g10_max_ply_stops_with_exit_code_3() {
-    let (code, stdout, stderr) = giuthi(&[
-        "solve",
-        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
-        "--max-ply",
-        "2",
-        "--threads",
-        "1",
-        "--quiet",
-    ]);
+    const POS: &str = "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1";
+    let shallow = |last: &'static str| ["solve", POS, "--max-ply", "2", "--threads", "1", last];
+    let (code, stdout, stderr) = giuthi(&shallow("--quiet"));
     assert_eq!(code, 3, "{stdout}{stderr}");
     assert!(stdout.is_empty(), "{stdout}");
     assert!(stderr.contains("deeper than --max-ply"), "{stderr}");
     assert!(stderr.contains("lo in ["), "{stderr}");
     // With --json, scripts get what is proven on stdout (a fresh-user find).
-    let (code, stdout, _) = giuthi(&[
-        "solve",
-        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
-        "--max-ply",
-        "2",
-        "--threads",
-        "1",
-        "--json",
-    ]);
+    let (code, stdout, _) = giuthi(&shallow("--json"));
     assert_eq!(code, 3);
     let v: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     assert_eq!(v["stopped"], "max_ply");
-    assert_eq!(v["position"], "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1");
+    assert_eq!(v["position"], POS);
     assert_eq!(v["lo_range"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["hi_range"].as_array().map(Vec::len), Some(2));
-    usage_error(&[
-        "solve",
-        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
-        "--max-ply",
-        "0",
-    ]);
+    usage_error(&["solve", POS, "--max-ply", "0"]);
 }
 
 /// `solve --check`: a recorded best move that is not a legal move of its position makes
