@@ -15,6 +15,14 @@ use giuthi::{Bounds, Side};
 use std::collections::HashMap;
 use std::path::Path;
 
+/// Flips `mask` in the last byte of the file at `path` (a corrupt entry).
+fn flip_last_byte(path: &Path, mask: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= mask;
+    std::fs::write(path, &bytes).unwrap();
+}
+
 /// Every state (both turns) of layer `seeds`.
 fn layer_states<R: TbGame>(rules: &R, seeds: u32) -> Vec<R::State> {
     let p = 2 * rules.pits_per_row();
@@ -216,10 +224,7 @@ fn open3(dir: &Path, max: u32) -> Result<TablebaseSet<Giuthi>, TbError> {
 fn corrupt_value_byte_is_checksum_mismatch_naming_the_path() {
     let dir = gen(&g3(), 5, 1, true);
     let path = layer_path(&g3(), dir.path(), 4);
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x01;
-    std::fs::write(&path, &bytes).unwrap();
+    flip_last_byte(&path, 0x01);
     match open3(dir.path(), 5) {
         Err(e @ TbError::ChecksumMismatch { .. }) => {
             assert!(e.to_string().contains(&path.display().to_string()));
@@ -344,10 +349,7 @@ fn rerun_skips_finished_layers_and_restarts_interrupted_ones() {
     }
     // A corrupt finished layer stops the rerun with its path instead of being trusted.
     let p2 = layer_path(&g, dir.path(), 2);
-    let mut bytes = std::fs::read(&p2).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x10;
-    std::fs::write(&p2, &bytes).unwrap();
+    flip_last_byte(&p2, 0x10);
     assert!(matches!(
         generate(&g, dir.path(), 6, &opts),
         Err(TbError::ChecksumMismatch { path }) if path == p2
@@ -689,10 +691,7 @@ fn a_corrupt_partial_file_is_refused() {
         Err(TbError::Interrupted { .. })
     ));
     let partial = partial_path(&g, dir.path(), 3);
-    let mut bytes = std::fs::read(&partial).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&partial, &bytes).unwrap();
+    flip_last_byte(&partial, 0x55);
     assert!(matches!(
         generate(&g, dir.path(), 12, &GenOptions::quiet()),
         Err(TbError::ChecksumMismatch { path }) if path == partial
