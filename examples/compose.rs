@@ -49,15 +49,16 @@ fn main() {
             std::thread::sleep(std::time::Duration::from_millis(400));
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         });
-        let r = solver.solve(&pos);
+        let r = solver.solve_with_bounds(&pos);
         let secs = t.elapsed().as_secs_f64();
         let _ = h.join();
         let Ok(s) = r else { continue };
+        let Some(b) = s.bounds() else { continue };
         if secs > 0.3 || s.pv.len() < 4 {
             continue;
         }
-        let is_split = s.bounds.lo != s.bounds.hi;
-        let zero = s.bounds.result(0) != s.result;
+        let is_split = b.lo != b.hi;
+        let zero = b.result(0) != s.result;
         if !is_split && !zero && next() % 3 != 0 {
             continue;
         }
@@ -66,8 +67,8 @@ fn main() {
         by_captures += zero as usize;
         println!(
             "{pos} | lo={} hi={} margin={:+} result={} best={}",
-            fmt_score(s.bounds.lo),
-            fmt_score(s.bounds.hi),
+            fmt_score(b.lo),
+            fmt_score(b.hi),
             s.margin,
             s.result,
             moves_to_strings(&s.best_moves).join(",")

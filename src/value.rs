@@ -169,3 +169,144 @@ impl fmt::Display for Bounds {
         write!(f, "lo {} hi {}", fmt_score(self.lo), fmt_score(self.hi))
     }
 }
+
+/// Proven ranges of `lo` and `hi` (RULES.md V2) for the side to move: `lo` lies in
+/// `lo.0..=lo.1` and `hi` in `hi.0..=hi.1` (closed ranges; an end may be an infinity).
+///
+/// The result-first driver ([`Solver::solve`](crate::solve::alphabeta::Solver::solve))
+/// narrows them only as far as the exact margin needs (V3), so they need not be single
+/// values; [`BoundRanges::margin`] says whether they decide the margin.
+///
+/// # Examples
+///
+/// `lo <= -1` and `hi >= 0` with nothing captured prove a draw, whatever `lo` and `hi`
+/// are exactly:
+///
+/// ```
+/// use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
+/// let r = BoundRanges { lo: (NEG_INF, -1), hi: (0, POS_INF) };
+/// assert_eq!(r.margin(0), Some(0));
+/// assert_eq!(r.bounds(), None);
+/// assert_eq!(r.to_string(), "lo <= -1  hi >= +0");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoundRanges {
+    /// `lo` lies in this closed range.
+    pub lo: (Score, Score),
+    /// `hi` lies in this closed range.
+    pub hi: (Score, Score),
+}
+
+impl BoundRanges {
+    /// The ranges of known bounds (single values).
+    pub fn exact(b: Bounds) -> BoundRanges {
+        BoundRanges {
+            lo: (b.lo, b.lo),
+            hi: (b.hi, b.hi),
+        }
+    }
+
+    /// `(lo, hi)` when both ranges are single values.
+    pub fn bounds(&self) -> Option<Bounds> {
+        (self.lo.0 == self.lo.1 && self.hi.0 == self.hi.1).then_some(Bounds {
+            lo: self.lo.0,
+            hi: self.hi.0,
+        })
+    }
+
+    /// Whether `b` lies in the ranges.
+    pub fn contains(&self, b: Bounds) -> bool {
+        (self.lo.0..=self.lo.1).contains(&b.lo) && (self.hi.0..=self.hi.1).contains(&b.hi)
+    }
+
+    /// The exact margin (V3) for captured difference `d` when the ranges decide it, else
+    /// `None`.
+    ///
+    /// `f(lo, hi) = clamp(-d, lo, hi) = max(lo, min(-d, hi))` (for `lo <= hi`) never
+    /// decreases when `lo` or `hi` grows, so over the ranges it runs from its value at
+    /// `(lo.0, hi.0)` to its value at `(lo.1, hi.1)`: the margin `d + f` is decided
+    /// exactly when those two agree. (They are then finite: `-d` is.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
+    /// // lo >= 3 decides nothing while lo is unknown, for d = 0 ...
+    /// let r = BoundRanges { lo: (3, 9), hi: (3, POS_INF) };
+    /// assert_eq!(r.margin(0), None);
+    /// // ... but lo < 5 <= hi does for d = -5: the margin is 0.
+    /// let r = BoundRanges { lo: (NEG_INF, 4), hi: (5, POS_INF) };
+    /// assert_eq!(r.margin(-5), Some(0));
+    /// ```
+    pub fn margin(&self, d: i32) -> Option<i32> {
+        let t = -d;
+        let f = |lo: Score, hi: Score| (lo as i32).max(t.min(hi as i32));
+        let (a, b) = (f(self.lo.0, self.hi.0), f(self.lo.1, self.hi.1));
+        (a == b).then_some(d + a)
+    }
+}
+
+/// A proven range in words: `lo +3` (a single value), `lo <= -1` (from minus infinity),
+/// `hi >= +0` (to plus infinity), else `lo in [-2, +3]`.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::value::{fmt_range, NEG_INF, POS_INF};
+/// assert_eq!(fmt_range("lo", (NEG_INF, -10)), "lo <= -10");
+/// assert_eq!(fmt_range("hi", (0, POS_INF)), "hi >= +0");
+/// assert_eq!(fmt_range("hi", (POS_INF, POS_INF)), "hi +inf");
+/// assert_eq!(fmt_range("lo", (-2, 3)), "lo in [-2, +3]");
+/// ```
+pub fn fmt_range(name: &str, r: (Score, Score)) -> String {
+    if r.0 == r.1 {
+        format!("{name} {}", fmt_score(r.0))
+    } else if r.0 == NEG_INF {
+        format!("{name} <= {}", fmt_score(r.1))
+    } else if r.1 == POS_INF {
+        format!("{name} >= {}", fmt_score(r.0))
+    } else {
+        format!("{name} in [{}, {}]", fmt_score(r.0), fmt_score(r.1))
+    }
+}
+
+impl fmt::Display for BoundRanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}  {}",
+            fmt_range("lo", self.lo),
+            fmt_range("hi", self.hi)
+        )
+    }
+}
+
+/// A score as JSON: a number, or the string `"-inf"` / `"+inf"` for an infinity (never
+/// `null`).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::value::{score_json, NEG_INF};
+/// assert_eq!(score_json(NEG_INF).to_string(), "\"-inf\"");
+/// assert_eq!(score_json(-3).to_string(), "-3");
+/// ```
+pub fn score_json(v: Score) -> serde_json::Value {
+    match v {
+        NEG_INF => serde_json::Value::from("-inf"),
+        POS_INF => serde_json::Value::from("+inf"),
+        v => serde_json::Value::from(v),
+    }
+}
+
+/// A proven range as JSON: `[a, b]`, infinities as `"-inf"` / `"+inf"`.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::value::{range_json, POS_INF};
+/// assert_eq!(range_json((0, POS_INF)).to_string(), "[0,\"+inf\"]");
+/// ```
+pub fn range_json(r: (Score, Score)) -> serde_json::Value {
+    serde_json::Value::Array(vec![score_json(r.0), score_json(r.1)])
+}

@@ -39,11 +39,13 @@ struct Phases {
 /// Solves `pos` in sessions of one answered driver test each (`stop_after_tests(1)`):
 /// after each interruption the checkpoint is written to `path`, read back and checked, and
 /// a new solver resumes from it. Returns the solution, the nodes of every session added
-/// up, and the phases the sessions were interrupted in.
+/// up, and the phases the sessions were interrupted in. `full`: lo and hi exact
+/// (`solve_with_bounds`), else the result first (`solve`).
 fn solve_in_sessions<R: Rules>(
     pos: &Position<R>,
     path: &Path,
     threads: usize,
+    full: bool,
 ) -> (Solution<R>, u64, Phases) {
     let mut phases = Phases::default();
     let mut total = 0;
@@ -60,7 +62,11 @@ fn solve_in_sessions<R: Rules>(
             );
             solver = solver.with_table(table).resume_from(ck.progress);
         }
-        let r = solver.solve(pos);
+        let r = if full {
+            solver.solve_with_bounds(pos)
+        } else {
+            solver.solve(pos)
+        };
         total += solver.nodes();
         let progress = solver.progress().expect("bounds started");
         match r {
@@ -89,12 +95,12 @@ fn solve_in_sessions<R: Rules>(
 
 fn fresh<R: Rules>(pos: &Position<R>, threads: usize) -> Solution<R> {
     Solver::new(pos.rules.clone(), opts(threads))
-        .solve(pos)
+        .solve_with_bounds(pos)
         .expect("not stopped")
 }
 
 fn assert_same<R: Rules>(a: &Solution<R>, b: &Solution<R>) {
-    assert_eq!(a.bounds, b.bounds);
+    assert_eq!(a.ranges, b.ranges);
     assert_eq!(a.margin, b.margin);
     assert_eq!(a.result, b.result);
     assert_eq!(a.best_moves, b.best_moves);
@@ -253,7 +259,7 @@ fn table_checks_magic_version_slot_count_and_checksum() {
 /// A small finished checkpoint of `pos` at `path`.
 fn finished_checkpoint<R: Rules>(pos: &Position<R>, path: &Path) -> Checkpoint {
     let solver = Solver::new(pos.rules.clone(), opts(1));
-    solver.solve(pos).expect("solved");
+    solver.solve_with_bounds(pos).expect("solved");
     let ck = Checkpoint::of(pos, solver.progress().expect("done"), solver.nodes(), 0.5);
     ck.write(path, solver.table()).expect("written");
     ck
@@ -406,8 +412,9 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_giuthi() {
     let dir = temp();
     let pos: Position<Giuthi> = G2X4X3.parse().expect("valid");
     let want = fresh(&pos, 1);
-    assert_eq!((want.bounds.lo, want.bounds.hi, want.margin), (2, 4, 2));
-    let (got, total, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 1);
+    let b = want.bounds().expect("exact");
+    assert_eq!((b.lo, b.hi, want.margin), (2, 4, 2));
+    let (got, total, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 1, true);
     assert_same(&got, &want);
     // Every phase was interrupted at least once: the lo game, the hi game, the best moves.
     assert!(
@@ -426,7 +433,7 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_giuthi() {
 fn interrupted_and_resumed_solve_equals_fresh_solve_two_threads() {
     let dir = temp();
     let pos: Position<Giuthi> = G2X4X3.parse().expect("valid");
-    let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 2);
+    let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 2, true);
     assert_same(&got, &fresh(&pos, 1));
     assert!(phases.lo + phases.hi >= 2, "{phases:?}");
 }
@@ -437,9 +444,34 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_kalah() {
     let pos: Position<Kalah> = KALAH_5_3.parse().expect("valid");
     let want = fresh(&pos, 1);
     assert_eq!(want.margin, 8);
-    let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 1);
+    let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 1, true);
     assert_same(&got, &want);
     assert!(phases.lo >= 2, "{phases:?}");
+}
+
+/// The result-first driver (`solve`) resumes from every interruption too: with captured
+/// seeds that put the repetition's pay-off inside `(lo, hi]` (a draw decided by `lo < t
+/// <= hi`) and above `hi` (the margin decided by `hi`), the sessions give what a fresh
+/// result-first solve gives, and the bounds they leave hold the exact ones.
+#[test]
+fn interrupted_and_resumed_result_first_solve_equals_fresh() {
+    let dir = temp();
+    // lo = 2, hi = 4: the pay-off t = -d at 3 (a draw), at 5 (hi decides), at -3 (lo).
+    for (captured, margin) in [("0,3", 0), ("0,5", -1), ("3,0", 5)] {
+        let text = G2X4X3.replace(" 0,0", &format!(" {captured}"));
+        let pos: Position<Giuthi> = text.parse().expect("valid");
+        let want = Solver::new(pos.rules.clone(), opts(1))
+            .solve(&pos)
+            .expect("not stopped");
+        assert_eq!(want.margin, margin, "{pos}");
+        assert!(
+            want.ranges.contains(giuthi::Bounds { lo: 2, hi: 4 }),
+            "{pos}"
+        );
+        let path = dir.path().join(format!("ck{captured}.bin"));
+        let (got, _, _) = solve_in_sessions(&pos, &path, 1, false);
+        assert_same(&got, &want);
+    }
 }
 
 /// A checkpoint written at the end of a solve answers at once: the bounds are in the

@@ -140,9 +140,9 @@ fn v3_solver_equals_naive_on_300_random_small_play_positions() {
                 ..SolverOptions::default()
             },
         )
-        .solve(&pos)
+        .solve_with_bounds(&pos)
         .expect("not interrupted");
-        assert_eq!(ab.bounds, sol.bounds, "(lo, hi) of {pos}");
+        assert_eq!(ab.bounds(), Some(sol.bounds), "(lo, hi) of {pos}");
         assert_eq!(ab.best_moves, sol.best_moves(), "best moves of {pos}");
         // V4: every best move reaches the margin, and a replay of the best line does.
         for (mv, v) in &sol.moves {

@@ -14,7 +14,7 @@ use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
-use giuthi::value::{fmt_score, Score, NEG_INF, POS_INF};
+use giuthi::value::{fmt_score, range_json, score_json, BoundRanges, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::any::Any;
 use std::collections::HashMap;
@@ -62,6 +62,11 @@ pub struct Args {
     /// `[{"move": "7ccw", "margin": 2}, ...]`.
     #[arg(long)]
     pub analyze: bool,
+    /// Find lo and hi (RULES.md V2) exactly, even where the margin does not need them
+    /// (without it they are narrowed only until the margin is decided, and printed as
+    /// proven ranges: docs/solver.md, The result first).
+    #[arg(long)]
+    pub bounds: bool,
     /// Seconds between two checkpoints (with --checkpoint).
     #[arg(long, value_name = "SECONDS", default_value_t = 600, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -116,6 +121,7 @@ impl SearchArgs {
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             analyze: false,
+            bounds: false,
             tb_where_present: false,
             tb_cache: TbCache::default(),
         }
@@ -147,6 +153,8 @@ pub(super) struct Common {
     pub tb_cache: TbCache,
     /// `solve --analyze`: every move's margin after the solution.
     pub analyze: bool,
+    /// `solve --bounds` (or a `--check` line that records lo and hi): lo and hi exact.
+    pub bounds: bool,
 }
 
 /// Opened `--tb` oracles by [`OracleFor::tables_key`]: `Some(Arc<dyn EndgameOracle<R>>)`
@@ -367,8 +375,10 @@ pub(super) fn with_progress<R: Rules, T>(
 /// The recorded or computed solution of one position, as written in positions/ files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Record {
-    pub lo: String,
-    pub hi: String,
+    /// `lo` (`fmt_score`), when known exactly (recorded, or solved with lo and hi exact).
+    pub lo: Option<String>,
+    /// `hi`, likewise.
+    pub hi: Option<String>,
     pub margin: i32,
     pub result: String,
     pub best: Vec<String>,
@@ -377,31 +387,46 @@ pub(super) struct Record {
 impl Record {
     fn of<R: Rules>(s: &Solution<R>) -> Record {
         Record {
-            lo: fmt_score(s.bounds.lo),
-            hi: fmt_score(s.bounds.hi),
+            lo: s.bounds().map(|b| fmt_score(b.lo)),
+            hi: s.bounds().map(|b| fmt_score(b.hi)),
             margin: s.margin,
             result: s.result.to_string(),
             best: moves_to_strings(&s.best_moves),
         }
     }
 
-    /// `lo=<lo> hi=<hi> margin=<m> result=<r> best=<m1>,<m2>` (docs/positions.md).
+    /// `lo=<lo> hi=<hi> margin=<m> result=<r> best=<m1>,<m2>` (docs/positions.md); `lo`
+    /// and `hi` only when known.
     pub fn to_line(&self) -> String {
-        format!(
-            "lo={} hi={} margin={:+} result={} best={}",
-            self.lo,
-            self.hi,
+        let mut out = String::new();
+        if let (Some(lo), Some(hi)) = (&self.lo, &self.hi) {
+            out = format!("lo={lo} hi={hi} ");
+        }
+        out + &format!(
+            "margin={:+} result={} best={}",
             self.margin,
             self.result,
             self.best.join(",")
         )
     }
 
+    /// Whether the record has lo and hi (then `--check` needs them exactly).
+    pub fn has_bounds(&self) -> bool {
+        self.lo.is_some() && self.hi.is_some()
+    }
+
+    /// Whether a solved record agrees with this recorded one: margin, result and best
+    /// moves, and lo and hi when recorded.
+    pub fn matches(&self, solved: &Record) -> bool {
+        (self.margin, &self.result, &self.best) == (solved.margin, &solved.result, &solved.best)
+            && (!self.has_bounds() || (&self.lo, &self.hi) == (&solved.lo, &solved.hi))
+    }
+
     /// Parses the text after ` | `.
     pub fn parse(text: &str) -> Result<Record, String> {
         let mut r = Record {
-            lo: String::new(),
-            hi: String::new(),
+            lo: None,
+            hi: None,
             margin: 0,
             result: String::new(),
             best: Vec::new(),
@@ -425,9 +450,9 @@ impl Record {
                     };
                     // Normalise (`3` and `+3` are the same value).
                     if k == "lo" {
-                        r.lo = fmt_score(x);
+                        r.lo = Some(fmt_score(x));
                     } else {
-                        r.hi = fmt_score(x);
+                        r.hi = Some(fmt_score(x));
                     }
                 }
                 "margin" => {
@@ -452,8 +477,13 @@ impl Record {
             }
             seen += 1;
         }
-        if seen != 5 || r.lo.is_empty() || r.hi.is_empty() || r.result.is_empty() {
-            return Err("expected each of lo, hi, margin, result and best once".to_string());
+        // lo and hi together or not at all; margin, result and best always.
+        let want = if r.has_bounds() { 5 } else { 3 };
+        if seen != want || r.lo.is_some() != r.hi.is_some() || r.result.is_empty() {
+            return Err(
+                "expected margin, result and best once each, and lo and hi both or neither"
+                    .to_string(),
+            );
         }
         Ok(r)
     }
@@ -481,12 +511,16 @@ fn solve_maybe_analyze<R: Rules>(
     c: &Common,
 ) -> Result<Solved<R>, Interrupted> {
     let n0 = solver.nodes();
-    let mut sol = solver.solve(pos)?;
+    let mut sol = if c.bounds {
+        solver.solve_with_bounds(pos)?
+    } else {
+        solver.solve(pos)?
+    };
     let moves = if c.analyze {
         // Stopped while analyzing: the bounds of the solution are still proven.
         Some(solver.analyze(pos).map_err(|e| Interrupted {
-            lo: (sol.bounds.lo, sol.bounds.lo),
-            hi: (sol.bounds.hi, sol.bounds.hi),
+            lo: sol.ranges.lo,
+            hi: sol.ranges.hi,
             ..e
         })?)
     } else {
@@ -502,8 +536,8 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
     if json {
         let mut v = serde_json::json!({
             "position": pos.to_string(),
-            "lo": s.bounds.lo_finite(),
-            "hi": s.bounds.hi_finite(),
+            "lo_range": range_json(s.ranges.lo),
+            "hi_range": range_json(s.ranges.hi),
             "margin": s.margin,
             "result": s.result.as_str(),
             "best_moves": moves_to_strings(&s.best_moves),
@@ -511,6 +545,11 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
             "nodes": s.nodes,
             "seconds": secs,
         });
+        // lo and hi only when exact; an infinity is "-inf" / "+inf", never null.
+        if let Some(b) = s.bounds() {
+            v["lo"] = score_json(b.lo);
+            v["hi"] = score_json(b.hi);
+        }
         if let Some(moves) = moves {
             v["moves"] = moves
                 .iter()
@@ -520,13 +559,12 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
         println!("{v}");
     } else {
         println!("position {pos}");
-        println!(
-            "lo {} hi {}  margin {:+}  {}",
-            fmt_score(s.bounds.lo),
-            fmt_score(s.bounds.hi),
-            s.margin,
-            s.result
-        );
+        // Exact bounds as `lo +3 hi +inf`; proven ranges as `lo <= -1  hi >= +0`.
+        let bounds = match s.bounds() {
+            Some(b) => b.to_string(),
+            None => s.ranges.to_string(),
+        };
+        println!("{bounds}  margin {:+}  {}", s.margin, s.result);
         if s.best_moves.is_empty() {
             println!("best (none: no legal move, the game is over)");
         } else {
@@ -550,30 +588,27 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
 /// and returns its exit code: 3 when a path deeper than --max-ply was needed, else 130.
 pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
     eprintln!("{pos}: {e}");
-    let proven = (e.lo.0 == e.lo.1 && e.hi.0 == e.hi.1).then(|| {
-        let b = giuthi::Bounds {
-            lo: e.lo.0,
-            hi: e.hi.0,
-        };
-        b.exact_margin(pos.captured_difference())
-    });
+    let ranges = BoundRanges { lo: e.lo, hi: e.hi };
+    let proven = ranges.margin(pos.captured_difference());
     if let Some(margin) = proven {
         eprintln!(
-            "{pos}: the bounds are proven: margin {margin:+} ({}); the best moves or move \
-             values were not finished",
+            "{pos}: the margin is proven: {margin:+} ({}); the best moves or move values \
+             were not finished",
             giuthi::value::GameResult::from_margin(margin)
         );
     }
     if json {
-        // For scripts: what is proven, with null for an infinite end of a range.
-        let fin = |v: Score| (!giuthi::value::is_infinite(v)).then_some(v);
-        let v = serde_json::json!({
+        // For scripts: what is proven; an infinity is "-inf" / "+inf" (never null), and
+        // "margin" is there only when proven.
+        let mut v = serde_json::json!({
             "position": pos.to_string(),
             "stopped": if e.too_deep { "max_ply" } else { "interrupted" },
-            "lo_range": [fin(e.lo.0), fin(e.lo.1)],
-            "hi_range": [fin(e.hi.0), fin(e.hi.1)],
-            "margin": proven,
+            "lo_range": range_json(e.lo),
+            "hi_range": range_json(e.hi),
         });
+        if let Some(m) = proven {
+            v["margin"] = m.into();
+        }
         println!("{v}");
     }
     if e.too_deep {
@@ -608,6 +643,7 @@ fn solve_any(
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut c = args.search.common(args.json);
     c.analyze = args.analyze;
+    c.bounds = args.bounds;
     let path = std::path::Path::new(&args.input);
     let is_file = args.input.split(' ').count() < 3 && path.is_file();
     if !is_file {
@@ -698,6 +734,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             skipped += 1;
             continue;
         }
+        // A line that records lo and hi is checked on them too: solved with both exact.
+        let mut c = c.clone();
+        c.bounds |= recorded.as_ref().is_some_and(Record::has_bounds);
         let rec = match solve_any(&any, &c, args.json, !args.check || args.json)? {
             Ok(r) => r,
             Err(code) => return Ok(code),
@@ -705,7 +744,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         solved += 1;
         if let Some(want) = recorded {
             checked += 1;
-            if want != rec {
+            if !want.matches(&rec) {
                 mismatches += 1;
                 eprintln!(
                     "{}:{}: MISMATCH {any}\n  recorded {}\n  solved   {}",

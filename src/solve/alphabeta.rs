@@ -38,7 +38,7 @@ use super::EndgameOracle;
 use crate::position::Position;
 use crate::rules::{Child, Rules, HISTORY_SLOTS};
 use crate::types::Side;
-use crate::value::{is_infinite, Bounds, GameResult, Score, NEG_INF, POS_INF};
+use crate::value::{is_infinite, BoundRanges, Bounds, GameResult, Score, NEG_INF, POS_INF};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -197,8 +197,10 @@ impl Progress {
 /// The exact solution of a position (RULES.md V1-V4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution<R: Rules> {
-    /// `(lo, hi)` for the side to move (V2).
-    pub bounds: Bounds,
+    /// Proven ranges of `(lo, hi)` for the side to move (V2): single values after
+    /// [`Solver::solve_with_bounds`]; after [`Solver::solve`] only as narrow as the margin
+    /// needs (see [`Solution::bounds`]).
+    pub ranges: BoundRanges,
     /// Exact final margin for the side to move, captured seeds included (V3).
     pub margin: i32,
     /// Win, draw or loss for the side to move.
@@ -209,6 +211,14 @@ pub struct Solution<R: Rules> {
     pub pv: Vec<R::Move>,
     /// Nodes searched for this solution.
     pub nodes: u64,
+}
+
+impl<R: Rules> Solution<R> {
+    /// `(lo, hi)` when both are known exactly (always after
+    /// [`Solver::solve_with_bounds`]).
+    pub fn bounds(&self) -> Option<Bounds> {
+        self.ranges.bounds()
+    }
 }
 
 /// The exact solver for one game, generic over the rules.
@@ -224,8 +234,9 @@ pub struct Solution<R: Rules> {
 /// use giuthi::value::POS_INF;
 /// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
 /// let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
-/// let sol = solver.solve(&pos)?;
-/// assert_eq!((sol.bounds.lo, sol.bounds.hi), (3, POS_INF));
+/// let sol = solver.solve_with_bounds(&pos)?;
+/// let b = sol.bounds().expect("exact");
+/// assert_eq!((b.lo, b.hi), (3, POS_INF));
 /// assert_eq!(sol.margin, 1);
 /// let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
 /// assert_eq!(best, ["5cw"]);
@@ -247,6 +258,11 @@ pub struct Solver<R: Rules> {
     resume: Mutex<Option<Progress>>,
     /// Driver tests left before the stop flag is raised (0: no such limit).
     stop_after_tests: AtomicU64,
+    /// A node count (of [`Solver::nodes`]) at which the search under way gives up, for the
+    /// budgeted tests of the best-move phase (`u64::MAX`: none).
+    node_limit: AtomicU64,
+    /// The search under way gave up at `node_limit`.
+    limit_hit: AtomicBool,
     /// The path cap of the test under way.
     cap_now: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
@@ -282,6 +298,8 @@ impl<R: Rules> Solver<R> {
             progress: Mutex::new(None),
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
+            node_limit: AtomicU64::new(u64::MAX),
+            limit_hit: AtomicBool::new(false),
             cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
@@ -525,21 +543,84 @@ impl<R: Rules> Solver<R> {
         self.run(history, Job::Node(*s, x), bad)
     }
 
-    /// MTD(f): the value of `s` in the game whose bad side is `bad`, by fail-soft
-    /// null-window tests starting at the guess `g`. The possible values are `[-S, S]` and
-    /// minus infinity (game L) or plus infinity (game H); `lower <= value <= upper` is
-    /// proven. `step(lower, upper, x)` is called before each test of `x`. Returns the
-    /// value, or the proven range when stopped.
-    fn mtdf(
-        &self,
-        s: &R::State,
-        bad: Side,
-        mut lower: Score,
-        mut upper: Score,
-        mut g: Score,
-        step: impl Fn(Score, Score, Score),
-    ) -> Result<Score, (Score, Score)> {
+    /// `(lo, hi)` of a state for the side to move (V2), both exact, by MTD(f) in the two
+    /// repetition games: `lo` first (guess 0), then `hi >= lo` (guess `lo`: one failing
+    /// test usually proves `hi == lo`). Starts from the ranges given to
+    /// [`Solver::resume_from`], if any; [`Solver::progress`] follows the ranges as they
+    /// narrow.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed, with the bounds proven so far.
+    pub fn bounds(&self, s: &R::State) -> Result<Bounds, Interrupted> {
+        let r = self.drive(s, None)?;
+        Ok(r.bounds().expect("the full driver ends with exact bounds"))
+    }
+
+    /// The result first: ranges of `lo` and `hi` (V2) just narrow enough to decide the
+    /// exact margin `d + clamp(-d, lo, hi)` (V3) of a state whose mover has captured `d`
+    /// seeds more than the opponent ([`BoundRanges::margin`] is then `Some`).
+    ///
+    /// # Method
+    ///
+    /// Write `t = -d` (what a repetition pays, as a future margin). Since `lo <= hi`:
+    ///
+    /// - if `lo >= t`, then `clamp(t, lo, hi) = lo` and the margin is `d + lo`: `lo` is
+    ///   needed exactly, `hi` not at all;
+    /// - if `lo < t <= hi`, then `clamp(t, lo, hi) = t` and the margin is `d + t = 0` (a
+    ///   draw): neither is needed beyond these two facts;
+    /// - if `hi < t`, then `clamp(t, lo, hi) = hi` and the margin is `d + hi`: `hi` is
+    ///   needed exactly, `lo` only as `lo <= hi`.
+    ///
+    /// So the driver first runs the null-window test "`lo >= t`?" in game L; on success it
+    /// finishes `lo` by MTD(f) in `[t, S]`. On failure it runs "`hi >= t`?" in game H; on
+    /// success the margin is 0; on failure it finishes `hi` by MTD(f) below `t`. Each step
+    /// is chosen from the proven ranges alone, so a search resumed from
+    /// [`Solver::resume_from`] goes on where it stopped. In games that cannot repeat
+    /// (`lo == hi`) the value is needed exactly anyway: only game L is searched, as by
+    /// [`Solver::bounds`].
+    ///
+    /// For the 2x6x4 start (a draw, `lo <= 0 <= hi`) this skips the search that took `lo`
+    /// from 0 down to -10.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed, with the ranges proven so far.
+    pub fn settle(&self, s: &R::State, d: i32) -> Result<BoundRanges, Interrupted> {
+        let seeds = self.rules.seeds_on_board(s) as i32;
+        // Outside [-S, S] a threshold is equivalent to -S - 1 or S + 1 (the finite values
+        // lie in [-S, S]); the clamp keeps it far from the infinities.
+        let t = (-d).clamp(-seeds - 1, seeds + 1) as Score;
+        self.drive(s, Some(t))
+    }
+
+    /// The driver behind [`Solver::bounds`] (`t` = `None`: both bounds exact) and
+    /// [`Solver::settle`] (`t` = the repetition's pay-off `-d`: only what decides the
+    /// margin). One null-window test per step; the step is a function of the proven
+    /// ranges (and the last guess).
+    fn drive(&self, s: &R::State, t: Option<Score>) -> Result<BoundRanges, Interrupted> {
+        let mover = self.rules.turn(s);
         let seeds = self.rules.seeds_on_board(s) as Score;
+        let repeat = self.rules.can_repeat();
+        let fmt = crate::value::fmt_score;
+        let resume = self
+            .resume
+            .lock()
+            .ok()
+            .and_then(|mut g| g.take())
+            .filter(|p| p.is_consistent(seeds));
+        let p0 = resume.unwrap_or(Progress::start(seeds));
+        let (mut lo, mut hi) = (p0.lo, p0.hi);
+        if !repeat && lo.0 == lo.1 {
+            hi = lo;
+        }
+        let mut g = p0.guess;
+        // The game of the last test (L: true): a new game starts from its own guess.
+        let mut last_l = lo.0 < lo.1;
+        // With no repetition lo == hi: game L to the exact value.
+        let t = if repeat { t } else { None };
         // The smallest possible value above `a`; bounds moved onto possible values.
         let next = |a: Score| match a {
             NEG_INF => -seeds,
@@ -556,97 +637,79 @@ impl<R: Rules> Solver<R> {
                 u
             }
         };
-        while lower < upper {
-            // Test "value >= x" with lower < x <= upper, as close to the guess as possible.
-            let x = g.clamp(next(lower), upper);
-            step(lower, upper, x);
-            match self.test_node(&[], s, x, bad) {
+        // The threshold `t` splits the range (the test at `t` decides which side).
+        let splits = |r: (Score, Score), t: Score| r.0 < t && t <= r.1;
+        loop {
+            let lo_done = lo.0 == lo.1;
+            let hi_done = hi.0 == hi.1;
+            // (game L?, threshold to test, or None for the MTD(f) guess)
+            let step: Option<(bool, Option<Score>)> = match t {
+                None if !lo_done => Some((true, None)),
+                None if repeat && !hi_done => Some((false, None)),
+                None => None,
+                Some(t) if splits(lo, t) => Some((true, Some(t))),
+                // lo >= t: the margin is d + lo.
+                Some(t) if lo.0 >= t => (!lo_done).then_some((true, None)),
+                // lo < t from here on.
+                Some(t) if splits(hi, t) => Some((false, Some(t))),
+                // lo < t <= hi: a draw.
+                Some(t) if hi.0 >= t => None,
+                // hi < t: the margin is d + hi.
+                Some(_) => (!hi_done).then_some((false, None)),
+            };
+            let Some((is_l, at)) = step else { break };
+            if is_l != last_l && !is_l {
+                // Game H after game L: hi >= lo, and most often hi == lo.
+                g = lo.0.max(-seeds);
+            }
+            last_l = is_l;
+            let (lower, upper) = if is_l { lo } else { hi };
+            let x = at.unwrap_or(g).clamp(next(lower), upper);
+            self.set_progress(Progress { lo, hi, guess: x });
+            self.set_status(if is_l {
+                format!("lo in [{}, {}], testing {}", fmt(lo.0), fmt(lo.1), fmt(x))
+            } else {
+                format!(
+                    "{}, hi in [{}, {}], testing {}",
+                    crate::value::fmt_range("lo", lo),
+                    fmt(hi.0),
+                    fmt(hi.1),
+                    fmt(x)
+                )
+            });
+            let bad = if is_l { mover } else { mover.opponent() };
+            let (lower, upper) = match self.test_node(&[], s, x, bad) {
                 Some((true, v)) => {
-                    lower = up(v.clamp(x, upper));
-                    g = lower;
+                    let l = up(v.clamp(x, upper));
+                    g = l;
+                    (l, upper)
                 }
                 Some((false, v)) => {
-                    upper = down(v.clamp(lower, x - 1));
-                    g = upper;
+                    let u = down(v.clamp(lower, x - 1));
+                    g = u;
+                    (lower, u)
                 }
-                None => return Err((lower, upper)),
-            }
+                None => {
+                    return Err(Interrupted {
+                        lo,
+                        hi,
+                        too_deep: self.too_deep(),
+                    })
+                }
+            };
             self.count_test();
+            if is_l {
+                lo = (lower, upper);
+                // hi >= lo; with no repetition hi == lo.
+                hi = if repeat { (hi.0.max(lower), hi.1) } else { lo };
+            } else {
+                hi = (lower, upper);
+                // lo <= hi.
+                lo = (lo.0, lo.1.min(upper));
+            }
         }
-        Ok(lower)
-    }
-
-    /// `(lo, hi)` of a state for the side to move (V2), by MTD(f) in the two repetition
-    /// games: `lo` first (guess 0), then `hi >= lo` (guess `lo`: one failing test usually
-    /// proves `hi == lo`). Starts from the ranges given to [`Solver::resume_from`], if any;
-    /// [`Solver::progress`] follows the ranges as they narrow.
-    ///
-    /// # Errors
-    ///
-    /// [`Interrupted`] when the stop flag was raised or a path deeper than
-    /// [`SolverOptions::max_ply`] was needed, with the bounds proven so far.
-    pub fn bounds(&self, s: &R::State) -> Result<Bounds, Interrupted> {
-        let mover = self.rules.turn(s);
-        let seeds = self.rules.seeds_on_board(s) as Score;
-        let fmt = crate::value::fmt_score;
-        let fresh = Progress::start(seeds);
-        let resume = self
-            .resume
-            .lock()
-            .ok()
-            .and_then(|mut g| g.take())
-            .filter(|p| p.is_consistent(seeds));
-        let p0 = resume.unwrap_or(fresh);
-        self.set_progress(p0);
-        // Game L: the value lies in {-inf} and [-S, S].
-        let lo = self
-            .mtdf(s, mover, p0.lo.0, p0.lo.1, p0.guess, |a, b, x| {
-                self.set_status(format!("lo in [{}, {}]", fmt(a), fmt(b)));
-                self.set_progress(Progress {
-                    lo: (a, b),
-                    hi: (p0.hi.0.max(a), p0.hi.1),
-                    guess: x,
-                });
-            })
-            .map_err(|(a, b)| Interrupted {
-                lo: (a, b),
-                hi: (p0.hi.0.max(a), p0.hi.1),
-                too_deep: self.too_deep(),
-            })?;
-        if !self.rules.can_repeat() {
-            // No repetition: both games are the same game.
-            self.set_progress(Progress {
-                lo: (lo, lo),
-                hi: (lo, lo),
-                guess: lo,
-            });
-            return Ok(Bounds { lo, hi: lo });
-        }
-        // Game H: the value lies in [-S, S] and {+inf}, and hi >= lo; the first test,
-        // "hi > lo", usually fails and proves hi == lo. A resumed game H goes on from its
-        // range and guess.
-        let start = lo.max(-seeds);
-        let resumed_h = p0.lo.0 == p0.lo.1;
-        let (lower, upper) = (p0.hi.0.max(start), p0.hi.1);
-        let guess = if resumed_h { p0.guess } else { start };
-        let h_progress = |a: Score, b: Score, x: Score| Progress {
-            lo: (lo, lo),
-            hi: (a, b),
-            guess: x,
-        };
-        self.set_progress(h_progress(lower, upper, guess));
-        let hi = self
-            .mtdf(s, mover.opponent(), lower, upper, guess, |a, b, x| {
-                self.set_status(format!("lo {} hi in [{}, {}]", fmt(lo), fmt(a), fmt(b)));
-                self.set_progress(h_progress(a, b, x));
-            })
-            .map_err(|(a, b)| Interrupted {
-                lo: (lo, lo),
-                hi: (a, b),
-                too_deep: self.too_deep(),
-            })?;
-        self.set_progress(h_progress(hi, hi, hi));
-        Ok(Bounds { lo, hi })
+        self.set_progress(Progress { lo, hi, guess: g });
+        Ok(BoundRanges { lo, hi })
     }
 
     /// Whether a move reaches a final margin `>= target` for the mover of the last state
@@ -721,11 +784,26 @@ impl<R: Rules> Solver<R> {
     /// The exact final margin a move reaches for the mover (V4: `history`, the root last,
     /// counted as played).
     fn move_value(&self, history: &[R::State], child: &Child<R>, d: i32) -> Option<i32> {
+        self.move_value_at_most(history, child, d, i32::MAX)
+    }
+
+    /// As [`Solver::move_value`], for a move known to reach at most `most` (a margin): the
+    /// bisection runs below `most + 1` only.
+    fn move_value_at_most(
+        &self,
+        history: &[R::State],
+        child: &Child<R>,
+        d: i32,
+        most: i32,
+    ) -> Option<i32> {
         let seeds = self.rules.seeds_on_board(&child.state) as i32;
         let k = child.captured as i32;
         let c = -d - k;
         // The future gain after the move lies in [-seeds, seeds] or is c.
         let (mut a, mut b) = (c.min(-seeds), c.max(seeds) + 1); // reaches a, not b
+        b = b
+            .min(most.saturating_sub(d + k).saturating_add(1))
+            .max(a + 1);
         while b - a > 1 {
             let mid = a + (b - a) / 2;
             if self.move_reaches(history, child, d, d + k + mid)? {
@@ -737,7 +815,74 @@ impl<R: Rules> Solver<R> {
         Some(d + k + a)
     }
 
-    /// Solves a position: bounds, margin, result, best moves (V4) and a principal variation.
+    /// Runs `f` (a search of this solver) with a budget of `budget` more nodes.
+    /// `Some(Some(t))`: answered; `Some(None)`: the budget ran out (nothing unproven was
+    /// kept: the table holds only what finished subtrees proved); `None`: stopped (Ctrl-C,
+    /// `--max-ply`).
+    fn within<T>(&self, budget: u64, f: impl FnOnce() -> Option<T>) -> Option<Option<T>> {
+        self.limit_hit.store(false, Ordering::Relaxed);
+        self.node_limit
+            .store(self.nodes().saturating_add(budget), Ordering::Relaxed);
+        let r = f();
+        self.node_limit.store(u64::MAX, Ordering::Relaxed);
+        let hit = self.limit_hit.swap(false, Ordering::Relaxed);
+        match r {
+            Some(t) => Some(Some(t)),
+            None if hit && !self.stop.load(Ordering::Relaxed) && !self.too_deep() => Some(None),
+            None => None,
+        }
+    }
+
+    /// Which moves of the last state of `history` reach `margin` (its exact margin, V4),
+    /// in the order of `children`; with `first_only`, stops at the first one found (the
+    /// others come back `false` unless proven).
+    ///
+    /// Several proofs settle a move, and their costs differ by orders of magnitude: the
+    /// test "reaches `margin`?" ([`Solver::move_reaches`]), or, for a move that falls
+    /// short, the move's exact value found from below (as [`Solver::analyze`] does: a
+    /// failure just above the move's value can be far cheaper to prove than one at
+    /// `margin`). They run round-robin over the unsettled moves with a node budget that
+    /// doubles each round, so no move's hard proof holds up the others and each move costs
+    /// at most about four times its cheapest proof (plus the rounds before it). Work cut
+    /// by a budget is not lost: what its finished subtrees proved stays in the table.
+    fn moves_reaching(
+        &self,
+        history: &[R::State],
+        children: &[Child<R>],
+        d: i32,
+        margin: i32,
+        first_only: bool,
+    ) -> Option<Vec<bool>> {
+        let mut known: Vec<Option<bool>> = vec![None; children.len()];
+        let mut budget: u64 = BUDGET_START;
+        loop {
+            let mut open = false;
+            for (i, c) in children.iter().enumerate() {
+                if known[i].is_some() {
+                    continue;
+                }
+                known[i] = self.within(budget, || self.move_reaches(history, c, d, margin))?;
+                if known[i].is_none() {
+                    known[i] = self
+                        .within(budget, || self.move_value_at_most(history, c, d, margin))?
+                        .map(|v| v >= margin);
+                }
+                if first_only && known[i] == Some(true) {
+                    return Some(known.iter().map(|k| *k == Some(true)).collect());
+                }
+                open |= known[i].is_none();
+            }
+            if !open {
+                return Some(known.iter().map(|k| *k == Some(true)).collect());
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
+    /// Solves a position, the result first (V3): the margin and win/draw/loss from the
+    /// ranges of `lo` and `hi` that decide it ([`Solver::settle`]), then the best moves
+    /// (V4) and a principal variation. `lo` and `hi` are exact only where the margin
+    /// needed them ([`Solution::bounds`]; [`Solver::solve_with_bounds`] finds both).
     ///
     /// # Errors
     ///
@@ -745,30 +890,56 @@ impl<R: Rules> Solver<R> {
     /// [`SolverOptions::max_ply`] was needed.
     pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
+        let ranges = self.settle(&pos.state, pos.captured_difference())?;
+        self.finish(pos, ranges, start_nodes)
+    }
+
+    /// Solves a position with `lo` and `hi` both exact ([`Solver::bounds`]), then the
+    /// margin, best moves and principal variation as [`Solver::solve`].
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed.
+    pub fn solve_with_bounds(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
+        let start_nodes = self.nodes();
         let bounds = self.bounds(&pos.state)?;
+        self.finish(pos, BoundRanges::exact(bounds), start_nodes)
+    }
+
+    /// The best moves and the principal variation of a position whose ranges decide the
+    /// margin.
+    fn finish(
+        &self,
+        pos: &Position<R>,
+        ranges: BoundRanges,
+        start_nodes: u64,
+    ) -> Result<Solution<R>, Interrupted> {
         let d = pos.captured_difference();
-        let margin = bounds.exact_margin(d);
+        let margin = ranges
+            .margin(d)
+            .expect("the driver ends with ranges that decide the margin");
         let interrupted = || Interrupted {
-            lo: (bounds.lo, bounds.lo),
-            hi: (bounds.hi, bounds.hi),
+            lo: ranges.lo,
+            hi: ranges.hi,
             too_deep: self.too_deep(),
         };
-        self.set_status(format!("{bounds}, margin {margin:+}: best moves"));
+        self.set_status(format!("{ranges}, margin {margin:+}: best moves"));
         let mut children = Vec::new();
         self.rules.children(&pos.state, &mut children);
-        let mut best_moves = Vec::new();
-        for c in &children {
-            if self
-                .move_reaches(&[pos.state], c, d, margin)
-                .ok_or_else(interrupted)?
-            {
-                best_moves.push(c.mv);
-            }
-        }
-        self.set_status(format!("{bounds}, margin {margin:+}: principal variation"));
-        let pv = self.pv(pos, margin).ok_or_else(interrupted)?;
+        let best = self
+            .moves_reaching(&[pos.state], &children, d, margin, false)
+            .ok_or_else(interrupted)?;
+        let best_moves: Vec<R::Move> = children
+            .iter()
+            .zip(&best)
+            .filter(|(_, b)| **b)
+            .map(|(c, _)| c.mv)
+            .collect();
+        self.set_status(format!("{ranges}, margin {margin:+}: principal variation"));
+        let pv = self.pv(pos, margin, &best_moves).ok_or_else(interrupted)?;
         Ok(Solution {
-            bounds,
+            ranges,
             margin,
             result: GameResult::from_margin(margin),
             best_moves,
@@ -802,9 +973,11 @@ impl<R: Rules> Solver<R> {
         Ok(out)
     }
 
-    /// Follows best moves from `pos` (whose exact margin is `margin`), with the path
-    /// played so far as history, until the game ends or a position repeats.
-    fn pv(&self, pos: &Position<R>, margin: i32) -> Option<Vec<R::Move>> {
+    /// Follows best moves from `pos` (whose exact margin is `margin` and whose best moves
+    /// are `best`), with the path played so far as history, until the game ends or a
+    /// position repeats. Each step takes the first move found to reach the target by the
+    /// budgeted round-robin of [`Solver::moves_reaching`].
+    fn pv(&self, pos: &Position<R>, margin: i32, best: &[R::Move]) -> Option<Vec<R::Move>> {
         let root_mover = pos.turn();
         let mut history = vec![pos.state];
         let mut p = pos.clone();
@@ -821,15 +994,16 @@ impl<R: Rules> Solver<R> {
                 -margin
             };
             let d = p.captured_difference();
-            let mut chosen = None;
-            for c in &children {
-                if self.move_reaches(&history, c, d, target)? {
-                    chosen = Some(*c);
-                    break;
-                }
-            }
+            let chosen = match best.first() {
+                // The root's best moves are known.
+                Some(m) if line.is_empty() => children.iter().position(|c| c.mv == *m),
+                _ => self
+                    .moves_reaching(&history, &children, d, target, true)?
+                    .iter()
+                    .position(|b| *b),
+            };
             // A best move always exists; fall back to the first move if not (never seen).
-            let c = chosen.unwrap_or(children[0]);
+            let c = children[chosen.unwrap_or(0)];
             line.push(c.mv);
             p = p.after(&c);
             if history.contains(&p.state) {
@@ -840,6 +1014,10 @@ impl<R: Rules> Solver<R> {
         Some(line)
     }
 }
+
+/// The first node budget of [`Solver::moves_reaching`] (doubled each round). Below the
+/// 4,096 nodes between two looks at the limit it would mean nothing.
+const BUDGET_START: u64 = 1 << 14;
 
 /// What one worker searches.
 #[derive(Clone, Copy)]
@@ -978,10 +1156,18 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     fn flush(&mut self) {
-        self.solver
+        let total = self
+            .solver
             .nodes
-            .fetch_add(self.unflushed, Ordering::Relaxed);
+            .fetch_add(self.unflushed, Ordering::Relaxed)
+            + self.unflushed;
         self.unflushed = 0;
+        // A budgeted test past its node limit stops like a stopped search (every thread of
+        // the test sees `done`); nothing unproven was stored.
+        if total >= self.solver.node_limit.load(Ordering::Relaxed) {
+            self.solver.limit_hit.store(true, Ordering::Relaxed);
+            self.done.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Runs the job: `(ok, v, fact)` in the job's frame, `fact` saying whether the answer

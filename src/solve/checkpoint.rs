@@ -48,7 +48,7 @@
 //! use giuthi::solve::checkpoint::Checkpoint;
 //! let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
 //! let solver = Solver::new(pos.rules.clone(), SolverOptions { hash_mb: 1, ..Default::default() });
-//! let sol = solver.solve(&pos)?;
+//! let sol = solver.solve_with_bounds(&pos)?;
 //! let dir = std::env::temp_dir().join(format!("giuthi-ck-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
 //! let path = dir.join("ck.bin");
@@ -60,8 +60,8 @@
 //! let again = Solver::new(pos.rules.clone(), SolverOptions::default())
 //!     .with_table(table)
 //!     .resume_from(back.progress);
-//! let resumed = again.solve(&pos)?;
-//! assert_eq!((resumed.bounds, resumed.margin), (sol.bounds, sol.margin));
+//! let resumed = again.solve_with_bounds(&pos)?;
+//! assert_eq!((resumed.ranges, resumed.margin), (sol.ranges, sol.margin));
 //! assert_eq!((resumed.best_moves, resumed.pv), (sol.best_moves, sol.pv));
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
