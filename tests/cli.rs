@@ -962,6 +962,10 @@ fn g10_max_ply_stops_with_exit_code_3() {
     assert_eq!(v["position"], POS);
     assert_eq!(v["lo_range"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["hi_range"].as_array().map(Vec::len), Some(2));
+    // Issue 16, item 4: an infinity is a string, never null (nothing is proven of hi's
+    // upper end yet: plus infinity); a margin not proven is left out.
+    assert_eq!(v["hi_range"][1], "+inf", "{stdout}");
+    assert!(!stdout.contains("null"), "{stdout}");
     usage_error(&["solve", POS, "--max-ply", "0"]);
 }
 

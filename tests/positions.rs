@@ -36,6 +36,79 @@ fn v4_solve_check_passes_on_compositions() {
     );
 }
 
+/// The result-first driver on every recorded Giuthi position of the cheap files: the
+/// recorded margin, result and best moves, with ranges that hold the recorded lo and hi
+/// (found exactly only where the margin needs them); `solve_with_bounds` gives the
+/// recorded lo and hi too (the `--check` route, which checks them).
+#[test]
+fn v3_result_first_equals_the_records() {
+    use giuthi::solve::alphabeta::{Solver, SolverOptions};
+    let mut checked = 0;
+    let mut ranges_only = 0;
+    for file in ["compositions.txt", "solved-starts.txt"] {
+        let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("file");
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.contains(" | "))
+        {
+            let (pos, rec) = line.split_once(" | ").expect("record");
+            let pos: Position<Giuthi> = pos.parse().expect("position");
+            let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
+            let sol = solver.solve(&pos).expect("solved");
+            let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
+            let tail = format!(
+                "margin={:+} result={} best={}",
+                sol.margin,
+                sol.result,
+                best.join(",")
+            );
+            assert!(rec.trim().ends_with(&tail), "{pos}: {rec} vs {tail}");
+            let full = Solver::new(pos.rules.clone(), SolverOptions::default())
+                .solve_with_bounds(&pos)
+                .expect("solved");
+            let b = full.bounds().expect("exact");
+            let head = format!("lo={} hi={} ", fmt_score(b.lo), fmt_score(b.hi));
+            assert!(rec.trim().starts_with(&head), "{pos}: {rec} vs {head}");
+            assert!(sol.ranges.contains(b), "{pos}: {} vs {b}", sol.ranges);
+            assert_eq!(
+                (full.margin, &full.best_moves),
+                (sol.margin, &sol.best_moves)
+            );
+            checked += 1;
+            ranges_only += sol.bounds().is_none() as usize;
+        }
+    }
+    assert!(checked >= 36, "{checked}");
+    assert!(ranges_only >= 1, "the result first never skipped a bound");
+}
+
+/// A record may leave out lo and hi (docs/positions.md): `--check` then checks margin,
+/// result and best moves with the result-first driver; one of lo and hi alone is
+/// malformed (exit 2).
+#[test]
+fn v4_solve_check_without_lo_and_hi() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("p.txt");
+    let run = |record: &str| {
+        std::fs::write(&path, format!("giuthi 1,0,0,0/1,3,0,0 S 0,2 | {record}\n")).expect("write");
+        giuthi(&[
+            "solve",
+            "--check",
+            path.to_str().expect("utf-8"),
+            "--threads",
+            "1",
+        ])
+        .status
+        .code()
+    };
+    assert_eq!(run("margin=+1 result=win best=5cw"), Some(0));
+    assert_eq!(run("margin=+2 result=win best=5cw"), Some(1));
+    assert_eq!(run("lo=+3 hi=+inf margin=+1 result=win best=5cw"), Some(0));
+    assert_eq!(run("lo=+3 hi=+4 margin=+1 result=win best=5cw"), Some(1));
+    assert_eq!(run("lo=+3 margin=+1 result=win best=5cw"), Some(2));
+}
+
 #[test]
 fn v4_solve_check_fails_on_a_wrong_record() {
     let text = std::fs::read_to_string(FILE).expect("file");
@@ -123,13 +196,39 @@ fn cli_solve_json_contract() {
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
-    assert_eq!(v["lo"], 3);
-    assert!(v["hi"].is_null());
+    // The result first: lo = 3 >= -D = 2 decides the margin (D + lo = +1), so hi is
+    // only known to be >= lo; lo and hi appear only when exact, the ranges always, and an
+    // infinity is a string, never null (docs/cli.md).
+    assert_eq!(v["lo_range"], serde_json::json!([3, 3]));
+    assert_eq!(v["hi_range"], serde_json::json!([3, "+inf"]));
+    assert!(v.get("lo").is_none() && v.get("hi").is_none(), "{v}");
+    assert!(!v.to_string().contains("null"), "{v}");
     assert_eq!(v["margin"], 1);
     assert_eq!(v["result"], "win");
     assert_eq!(v["best_moves"], serde_json::json!(["5cw"]));
     assert_eq!(v["pv"][0], "5cw");
     assert!(v["nodes"].as_u64().is_some() && v["seconds"].as_f64().is_some());
+    // --bounds: both exact, as before, with plus infinity as "+inf".
+    let out = giuthi(&[
+        "solve",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--json",
+        "--bounds",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        (&v["lo"], &v["hi"]),
+        (&serde_json::json!(3), &serde_json::json!("+inf"))
+    );
+    assert_eq!(v["hi_range"], serde_json::json!(["+inf", "+inf"]));
+    assert_eq!(v["margin"], 1);
+    // The text form shows the proven ranges.
+    let out = giuthi(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("lo +3  hi >= +3  margin +1  win"), "{text}");
 }
 
 #[test]

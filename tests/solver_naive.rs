@@ -401,3 +401,51 @@ fn g10_small_stack_is_never_overflowed() {
     assert_eq!((sol.ranges.lo, sol.margin), ((6, 6), 4));
     assert_eq!(replay_pv(&pos, &sol), sol.margin);
 }
+
+/// Issue 12, part 2: the best-move phase never stalls where the value is proven. In this
+/// 2x7 endgame the old driver proved +11 at once, then tested the principal variation's
+/// moves in move order at the target margin: at ply 124 the failing test of a move worth
+/// +5 at the target +9 ran for minutes (over 10^8 nodes), while `analyze`, proving each
+/// move's value from below, took 0.1 s. Within a budget of 5 M nodes (it takes about
+/// 0.6 M; the stalled position alone 1.5 M) the solve must finish, best moves and
+/// principal variation included, and so must `analyze` with the same move values.
+#[test]
+fn v4_best_moves_and_pv_finish_within_a_node_budget() {
+    let pos: Position<Giuthi> = "giuthi 1,1,0,0,2,0,1/1,0,0,2,0,2,1 S 0,0"
+        .parse()
+        .expect("position");
+    let budget = 5_000_000;
+    let solver = |_: ()| {
+        Solver::new(pos.rules.clone(), SolverOptions::default())
+            .with_stop(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                false,
+            )))
+            .stop_after_nodes(budget)
+    };
+    let sol = solver(())
+        .solve(&pos)
+        .expect("solved within the node budget");
+    assert_eq!(sol.margin, 11);
+    let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["10ccw"]);
+    assert_eq!(replay_pv(&pos, &sol), 11);
+    let values = solver(())
+        .analyze(&pos)
+        .expect("analyzed within the node budget");
+    let values: Vec<String> = values.iter().map(|(m, v)| format!("{m} {v:+}")).collect();
+    assert_eq!(values, ["10cw -7", "10ccw +11", "12cw -11", "12ccw -7"]);
+    // The position of the stall, on its own: best move 8ccw (+9), while 8cw is worth +5.
+    let stall: Position<Giuthi> = "giuthi 0,0,1,1,0,0,0/1,3,0,3,0,0,0 S 0,0"
+        .parse()
+        .expect("position");
+    let sol = Solver::new(stall.rules.clone(), SolverOptions::default())
+        .with_stop(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+            false,
+        )))
+        .stop_after_nodes(budget)
+        .solve(&stall)
+        .expect("solved within the node budget");
+    assert_eq!(sol.margin, 9);
+    let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(best, ["8ccw"]);
+}

@@ -263,6 +263,8 @@ pub struct Solver<R: Rules> {
     node_limit: AtomicU64,
     /// The search under way gave up at `node_limit`.
     limit_hit: AtomicBool,
+    /// A node count at which the stop flag is raised ([`Solver::stop_after_nodes`]).
+    stop_at_nodes: AtomicU64,
     /// The path cap of the test under way.
     cap_now: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
@@ -300,6 +302,7 @@ impl<R: Rules> Solver<R> {
             stop_after_tests: AtomicU64::new(0),
             node_limit: AtomicU64::new(u64::MAX),
             limit_hit: AtomicBool::new(false),
+            stop_at_nodes: AtomicU64::new(u64::MAX),
             cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
@@ -325,6 +328,14 @@ impl<R: Rules> Solver<R> {
     /// which is what tests of [`Solver::resume_from`] need.
     pub fn stop_after_tests(self, n: u64) -> Solver<R> {
         self.stop_after_tests.store(n, Ordering::Relaxed);
+        self
+    }
+
+    /// Raises the stop flag, as Ctrl-C would, once the solver has searched `n` nodes in
+    /// all (checked every 4,096 nodes of a thread, so reproducible with one thread): a
+    /// node budget for tests of what a solve costs, which fail instead of hanging.
+    pub fn stop_after_nodes(self, n: u64) -> Solver<R> {
+        self.stop_at_nodes.store(n, Ordering::Relaxed);
         self
     }
 
@@ -1164,6 +1175,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.unflushed = 0;
         // A budgeted test past its node limit stops like a stopped search (every thread of
         // the test sees `done`); nothing unproven was stored.
+        if total >= self.solver.stop_at_nodes.load(Ordering::Relaxed) {
+            self.solver.stop.store(true, Ordering::Relaxed);
+        }
         if total >= self.solver.node_limit.load(Ordering::Relaxed) {
             self.solver.limit_hit.store(true, Ordering::Relaxed);
             self.done.store(true, Ordering::Relaxed);
