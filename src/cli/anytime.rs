@@ -19,7 +19,7 @@ pub struct AnytimeArgs {
     /// gets the first --exact-share of the time; if it settles the position the answer is
     /// exact, else the heuristic search's answer is given, marked heuristic. Without it,
     /// the search goes on until the answer is exact (Ctrl-C: the best move so far).
-    #[arg(long, value_name = "SECONDS", value_parser = movetime)]
+    #[arg(long, value_name = "SECONDS", value_parser = movetime, allow_negative_numbers = true)]
     pub movetime: Option<Duration>,
     /// The share of --movetime given to the exact solver first, 0 to 1.
     #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_EXACT_SHARE,

@@ -50,7 +50,8 @@ pub struct Args {
     pub seed: u64,
     /// Time a move of an engine that has no movetime, depth or nodes of its own
     /// (seconds, fractions allowed).
-    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "0.1", value_parser = parse_seconds,
+          allow_negative_numbers = true)]
     pub movetime: Duration,
     /// Plies after the opening before a game is adjudicated a draw, 1 to 1000000.
     #[arg(long, value_name = "PLIES", default_value_t = 2000,
