@@ -48,9 +48,25 @@ impl Tally {
         self.score().map(elo_of_score)
     }
 
+    /// The 95% confidence interval of the score fraction, `mu +/- 1.96 sd`, where `sd`
+    /// is the standard deviation of the mean score (`None` before any game).
+    pub fn score_interval(&self) -> Option<(f64, f64)> {
+        let n = self.games() as f64;
+        let mu = self.score()?;
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2);
+        let sd = var.sqrt() / n.sqrt();
+        Some((mu - Z975 * sd, mu + Z975 * sd))
+    }
+
     /// Half the width of the 95% confidence interval of the Elo difference (cutechess's
-    /// "+/-"); `None` when the score is 0 or 1 (or no game), where the logistic
-    /// formula gives no finite interval.
+    /// "+/-"): `(elo(mu + 1.96 sd) - elo(mu - 1.96 sd)) / 2`. `None` when that interval
+    /// of the score reaches 0 or 1 (a clean sweep, or nearly), where the logistic formula
+    /// has no finite bound.
     ///
     /// # Examples
     ///
@@ -62,30 +78,43 @@ impl Tally {
     /// assert!((t.error_margin().unwrap() - 95.1).abs() < 0.1);
     /// ```
     pub fn error_margin(&self) -> Option<f64> {
-        let n = self.games() as f64;
-        let mu = self.score()?;
-        if mu <= 0.0 || mu >= 1.0 {
+        let (lo, hi) = self.score_interval()?;
+        if lo <= 0.0 || hi >= 1.0 {
             return None;
         }
-        let (w, d, l) = (
-            self.wins as f64 / n,
-            self.draws as f64 / n,
-            self.losses as f64 / n,
-        );
-        let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2);
-        let sd = var.sqrt() / n.sqrt();
-        let lo = (mu - Z975 * sd).max(1e-9);
-        let hi = (mu + Z975 * sd).min(1.0 - 1e-9);
         Some((elo_of_score(hi) - elo_of_score(lo)) / 2.0)
     }
 
-    /// The Elo line: `Elo difference: +147.2 +/- 95.1` (`+inf`, `-inf` for a clean sweep).
+    /// The Elo line: `Elo difference: +147.2 +/- 95.1`; where the score's interval reaches
+    /// 0 or 1, the finite end of the Elo interval instead (`+381.7, 95% interval +219.9 to
+    /// +inf`).
     pub fn elo_line(&self) -> String {
-        match (self.elo(), self.error_margin()) {
-            (Some(e), Some(m)) => format!("Elo difference: {e:+.1} +/- {m:.1}"),
-            (Some(e), None) if e > 0.0 => "Elo difference: +inf (every game won)".to_string(),
-            (Some(_), None) => "Elo difference: -inf (every game lost)".to_string(),
-            _ => "Elo difference: none (no game played)".to_string(),
+        let (Some(e), Some((lo, hi))) = (self.elo(), self.score_interval()) else {
+            return "Elo difference: none (no game played)".to_string();
+        };
+        let fmt = |x: f64| {
+            if x >= 1.0 {
+                "+inf".to_string()
+            } else if x <= 0.0 {
+                "-inf".to_string()
+            } else {
+                format!("{:+.1}", elo_of_score(x))
+            }
+        };
+        match self.error_margin() {
+            Some(m) => format!("Elo difference: {e:+.1} +/- {m:.1}"),
+            None if e.is_infinite() => format!(
+                "Elo difference: {} (every game {}), 95% interval {} to {}",
+                fmt(self.score().unwrap_or(0.5)),
+                if e > 0.0 { "won" } else { "lost" },
+                fmt(lo),
+                fmt(hi)
+            ),
+            None => format!(
+                "Elo difference: {e:+.1}, 95% interval {} to {}",
+                fmt(lo),
+                fmt(hi)
+            ),
         }
     }
 }
@@ -136,6 +165,18 @@ mod tests {
         };
         assert_eq!(all.error_margin(), None);
         assert!(all.elo_line().contains("+inf"));
+        // 9 wins, 1 draw: the score's interval reaches 1, so only the lower end is finite.
+        let nearly = Tally {
+            wins: 9,
+            draws: 1,
+            losses: 0,
+        };
+        assert_eq!(nearly.error_margin(), None);
+        let line = nearly.elo_line();
+        assert!(
+            line.contains("to +inf") && line.starts_with("Elo difference: +"),
+            "{line}"
+        );
         assert_eq!(Tally::default().elo(), None);
         assert!(Tally::default().elo_line().contains("no game"));
     }

@@ -256,6 +256,8 @@ pub struct Game {
     pub end: End,
     /// Plies played after the opening.
     pub plies: usize,
+    /// The moves played after the opening, in notation.
+    pub moves: Vec<String>,
 }
 
 /// An engine's state for one game: its heuristic table and its exact solver.
@@ -407,6 +409,7 @@ pub fn play_game<R: Evaluate>(
     let mut pos = opening.clone();
     let mut seen: HashSet<R::State> = HashSet::new();
     let mut history: Vec<R::State> = Vec::new();
+    let mut moves = Vec::new();
     seen.insert(pos.state);
     for ply in 0..max_plies {
         if pos.is_over() {
@@ -415,6 +418,7 @@ pub fn play_game<R: Evaluate>(
                 south_margin: s.south - s.north,
                 end: End::Over,
                 plies: ply,
+                moves,
             };
         }
         let side = pos.turn();
@@ -429,16 +433,19 @@ pub fn play_game<R: Evaluate>(
                     south_margin: if side == Side::South { -total } else { total },
                     end: End::Over,
                     plies: ply,
+                    moves,
                 };
             }
         };
         history.push(pos.state);
+        moves.extend(mv.map(|m| m.to_string()));
         pos = next;
         if pos.rules.can_repeat() && !seen.insert(pos.state) {
             return Game {
                 south_margin: 0,
                 end: End::Repetition,
                 plies: ply + 1,
+                moves,
             };
         }
     }
@@ -446,6 +453,7 @@ pub fn play_game<R: Evaluate>(
         south_margin: 0,
         end: End::PlyLimit,
         plies: max_plies,
+        moves,
     }
 }
 

@@ -178,7 +178,9 @@ pub fn think<R: Evaluate>(
                 let r = exact(solver, pos, Some(t0 + share), user_stop, opts, t0, info);
                 exact_nodes = solver.nodes() - n0;
                 if let Ok(done) = r {
-                    return finish_exact(answer, done, exact_nodes, t0, info);
+                    if let Some(done) = avoid_history(pos, history, done) {
+                        return finish_exact(answer, done, exact_nodes, t0, info);
+                    }
                 }
             }
             if opts.exact_share < 1.0 {
@@ -243,6 +245,35 @@ pub fn think<R: Evaluate>(
     }
     answer.seconds = t0.elapsed().as_secs_f64();
     answer
+}
+
+/// The solver knows nothing of the game before `pos`: a best move straight back into a
+/// position of `history` would draw at once (G10). Puts a best move that does not first,
+/// or gives up the exact answer (`None`) when every best move does.
+fn avoid_history<R: Rules>(
+    pos: &Position<R>,
+    history: &[R::State],
+    done: Exact<R>,
+) -> Option<Exact<R>> {
+    let Exact::Best(mut s) = done else {
+        return Some(done);
+    };
+    if history.is_empty() || !pos.rules.can_repeat() {
+        return Some(Exact::Best(s));
+    }
+    let kids = pos.children();
+    let fresh = |m: &R::Move| {
+        kids.iter()
+            .find(|c| c.mv == *m)
+            .is_some_and(|c| !history.contains(&c.state))
+    };
+    let i = s.best_moves.iter().position(fresh)?;
+    if i > 0 {
+        let m = s.best_moves.remove(i);
+        s.best_moves.insert(0, m);
+        s.pv = vec![m];
+    }
+    Some(Exact::Best(s))
 }
 
 /// What the exact phase settled.

@@ -63,6 +63,9 @@ pub struct Args {
     /// No line per game on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Print each game's moves on stderr as well (after its line).
+    #[arg(long, conflicts_with = "quiet")]
+    pub verbose: bool,
 }
 
 fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
@@ -126,6 +129,9 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
                     result.tally.losses,
                     result.tally.draws
                 );
+                if args.verbose {
+                    eprintln!("  moves {}", g.moves.join(" "));
+                }
             }
         }
     }
