@@ -60,6 +60,9 @@ pub struct EngineSettings {
     pub weights: Option<Weights>,
     /// Share of the time for the exact solver first (0: heuristic only).
     pub exact_share: f64,
+    /// Contempt in seeds: a draw by repetition scored this much below 0 for the engine
+    /// in its heuristic search ([`HeuristicSearch::set_contempt`]).
+    pub contempt: f64,
 }
 
 /// A player of a match.
@@ -87,8 +90,8 @@ impl FromStr for Player {
     type Err = ParsePlayerError;
 
     /// `random`, `greedy`, `engine`, or `engine:key=value,...` with the keys `movetime`
-    /// (seconds), `depth`, `nodes`, `weights` (five integers joined by `/`) and `exact`
-    /// (the exact solver's share of the time, 0 to 1).
+    /// (seconds), `depth`, `nodes`, `weights` (five integers joined by `/`), `exact`
+    /// (the exact solver's share of the time, 0 to 1) and `contempt` (seeds).
     ///
     /// # Examples
     ///
@@ -116,6 +119,7 @@ impl FromStr for Player {
                     nodes: None,
                     weights: None,
                     exact_share: super::think::DEFAULT_EXACT_SHARE,
+                    contempt: 0.0,
                 };
                 for kv in opts.split(',').filter(|s| !s.is_empty()) {
                     let (k, v) = kv
@@ -149,6 +153,15 @@ impl FromStr for Player {
                                     .map_err(|x| err(format!("{x}")))?,
                             )
                         }
+                        "contempt" => {
+                            e.contempt = v
+                                .parse()
+                                .ok()
+                                .filter(|x: &f64| x.is_finite() && x.abs() <= 100.0)
+                                .ok_or_else(|| {
+                                    err(format!("contempt {v:?}: expected -100 to 100 seeds"))
+                                })?
+                        }
                         "exact" => {
                             e.exact_share = v
                                 .parse()
@@ -156,11 +169,9 @@ impl FromStr for Player {
                                 .filter(|x: &f64| (0.0..=1.0).contains(x))
                                 .ok_or_else(|| err(format!("exact {v:?}: expected 0 to 1")))?
                         }
-                        _ => {
-                            return Err(err(format!(
-                                "unknown key {k:?} (movetime, depth, nodes, weights, exact)"
-                            )))
-                        }
+                        _ => return Err(err(format!(
+                            "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt)"
+                        ))),
                     }
                 }
                 Ok(Player::Engine(e))
@@ -193,6 +204,9 @@ impl fmt::Display for Player {
                 }
                 if e.exact_share != super::think::DEFAULT_EXACT_SHARE {
                     parts.push(format!("exact={}", e.exact_share));
+                }
+                if e.contempt != 0.0 {
+                    parts.push(format!("contempt={}", e.contempt));
                 }
                 if parts.is_empty() {
                     f.write_str("engine")
@@ -299,9 +313,11 @@ impl<R: Evaluate> Mover<R> {
                             },
                         )
                     });
+                let mut heuristic = HeuristicSearch::new(rules.clone(), weights, 8);
+                heuristic.set_contempt((settings.contempt * 100.0).round() as i32);
                 Mover::Engine(Box::new(EngineState {
                     settings,
-                    heuristic: HeuristicSearch::new(rules.clone(), weights, 8),
+                    heuristic,
                     solver,
                 }))
             }
@@ -509,7 +525,7 @@ mod tests {
             "random",
             "greedy",
             "engine",
-            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0",
+            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0,contempt=1.5",
         ] {
             let p: Player = text.parse().expect(text);
             assert_eq!(p.to_string(), text);

@@ -123,6 +123,9 @@ pub struct HeuristicSearch<R: Evaluate> {
     oracle: Option<Arc<dyn EndgameOracle<R>>>,
     stop: Option<Arc<AtomicBool>>,
     all_moves: bool,
+    contempt: i32,
+    /// The root's side to move (for the contempt).
+    root_side: Option<crate::types::Side>,
     nodes: u64,
     limits: Limits,
     aborted: bool,
@@ -142,6 +145,8 @@ impl<R: Evaluate> HeuristicSearch<R> {
             oracle: None,
             stop: None,
             all_moves: false,
+            contempt: 0,
+            root_side: None,
             nodes: 0,
             limits: Limits::default(),
             aborted: false,
@@ -167,6 +172,14 @@ impl<R: Evaluate> HeuristicSearch<R> {
     /// each move's score (for `analyze`; slower).
     pub fn set_all_moves(&mut self, all: bool) {
         self.all_moves = all;
+    }
+
+    /// Scores a draw by repetition `contempt` hundredths of a seed worse than a final
+    /// margin of 0 for the side to move at the root (and as much better for the other
+    /// side): a positive contempt avoids draws against a weaker opponent. 0 (the default)
+    /// scores a draw as the rules do (V3).
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt;
     }
 
     /// The weights in use.
@@ -212,6 +225,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
         self.path
             .push((self.rules.key(&pos.state), seeds(&pos.state)));
         let d = pos.captured_difference();
+        self.root_side = Some(pos.turn());
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut order: Vec<usize> = (0..root_kids.len()).collect();
         // First iteration: captures first.
@@ -397,8 +411,13 @@ impl<R: Evaluate> HeuristicSearch<R> {
                     break;
                 }
                 if k2 == key {
+                    let contempt = if Some(self.rules.turn(s)) == self.root_side {
+                        -self.contempt
+                    } else {
+                        self.contempt
+                    };
                     return Val {
-                        score: -d * 100,
+                        score: -d * 100 + contempt,
                         complete: true,
                         path_dependent: true,
                     };

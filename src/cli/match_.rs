@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
     --a engine:depth=4,exact=0,weights=60/50/20/10/0 --b engine:depth=4,exact=0 --openings 20\n\n\
     Players: random; greedy (the move that captures the most now, ties at random); engine \
     or engine:key=value,... with movetime=SECONDS, depth=PLIES, nodes=N (heuristic limits), \
-    weights=W/W/W/W/W (row/capture/mobility/reach/special), exact=SHARE (the exact \
+    weights=W/W/W/W/W (row/capture/mobility/reach/special), contempt=SEEDS (a draw by \
+    repetition scored this much below 0 for the engine), exact=SHARE (the exact \
     solver's share of the time, 0 to skip it; default 0.3). An engine without movetime, \
     depth or nodes thinks --movetime a move.\n\n\
     Each opening (the start plus --random-plies random moves, seeded by --seed) is played \
