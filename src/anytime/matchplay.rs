@@ -169,9 +169,11 @@ impl FromStr for Player {
                                 .filter(|x: &f64| (0.0..=1.0).contains(x))
                                 .ok_or_else(|| err(format!("exact {v:?}: expected 0 to 1")))?
                         }
-                        _ => return Err(err(format!(
+                        _ => {
+                            return Err(err(format!(
                             "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt)"
-                        ))),
+                        )))
+                        }
                     }
                 }
                 Ok(Player::Engine(e))

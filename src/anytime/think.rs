@@ -243,6 +243,19 @@ pub fn think<R: Evaluate>(
         answer.eval = Some(d as f64 + heuristic.evaluate(&pos.state) as f64 / 100.0);
         answer.depth = Some(0);
     }
+    if opts.all_moves && answer.moves.is_empty() {
+        // Not even one depth finished: each move by the evaluation of its position.
+        for c in pos.children() {
+            let e = heuristic.evaluate(&c.state) as f64 / 100.0;
+            let v = c.captured as f64 + if c.turn_passes { -e } else { e };
+            answer.moves.push(MoveValue {
+                mv: c.mv,
+                exact: false,
+                margin: None,
+                eval: Some(d as f64 + v),
+            });
+        }
+    }
     answer.seconds = t0.elapsed().as_secs_f64();
     answer
 }

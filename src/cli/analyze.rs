@@ -18,12 +18,13 @@ use giuthi::{with_position, Position};
     seeds included), the position counted as already played (RULES.md V4), when the exact \
     solver settles them (all moves or none); otherwise (--movetime spent, or Ctrl-C) each \
     move's heuristic evaluation, the estimated final margin in seeds, marked `eval` \
-    (JSON: \"exact\": false and \"eval\" instead of \"margin\").")]
+    (JSON: \"exact\": false, and \"eval\" instead of \"margin\" in each move).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,
-    /// Print JSON: `{"position": ..., "moves": [{"move": "7ccw", "exact": true,
-    /// "margin": 2}, {"move": "8cw", "exact": false, "eval": -1.5}, ...]}`.
+    /// Print JSON: `{"position": ..., "exact": true, "moves": [{"move": "7ccw", "margin":
+    /// 2}, ...], "nodes", "seconds", "depth"}`; heuristic values (`"exact": false`) have
+    /// `"eval"` (estimated final margin in seeds) instead of `"margin"`.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -46,16 +47,18 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
             .moves
             .iter()
             .map(|m| {
+                // As `solve --analyze` for exact values; `eval` marks a heuristic one.
                 if m.exact {
-                    serde_json::json!({"move": m.mv.to_string(), "exact": true, "margin": m.margin})
+                    serde_json::json!({"move": m.mv.to_string(), "margin": m.margin})
                 } else {
-                    serde_json::json!({"move": m.mv.to_string(), "exact": false, "eval": m.eval})
+                    serde_json::json!({"move": m.mv.to_string(), "eval": m.eval})
                 }
             })
             .collect();
         println!(
             "{}",
-            serde_json::json!({"position": pos.to_string(), "moves": moves,
+            serde_json::json!({"position": pos.to_string(),
+                "exact": a.moves.iter().all(|m| m.exact), "moves": moves,
                 "nodes": a.nodes, "seconds": a.seconds, "depth": a.depth})
         );
     } else {
