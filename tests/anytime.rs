@@ -117,6 +117,17 @@ fn bestmove_movetime_answers_legally_on_every_game() {
     check_fields(&v, &text);
 }
 
+/// The exact margin and best moves of alpha-beta.
+fn solved<R: Rules>(pos: &Position<R>) -> (i32, Vec<String>) {
+    let s = Solver::new(pos.rules.clone(), SolverOptions::default())
+        .solve(pos)
+        .expect("solved");
+    (
+        s.margin,
+        s.best_moves.iter().map(|m| m.to_string()).collect(),
+    )
+}
+
 /// V3, V4: on a small endgame the exact solver settles at once, the answer is exact, and
 /// its move and margin are the solver's.
 #[test]
@@ -130,12 +141,7 @@ fn bestmove_movetime_is_exact_on_a_small_endgame() {
         check_fields(&v, p);
         assert_eq!(v["exact"], true, "{v}");
         let any: AnyPosition = p.parse().expect("position");
-        let (margin, best) = with_position!(&any, pos => {
-            let s = Solver::new(pos.rules.clone(), SolverOptions::default())
-                .solve(pos)
-                .expect("solved");
-            (s.margin, s.best_moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
-        });
+        let (margin, best) = with_position!(&any, pos => solved(pos));
         assert_eq!(v["margin"], margin, "{p}");
         assert!(
             best.contains(&v["move"].as_str().unwrap().to_string()),
