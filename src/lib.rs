@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod anytime;
 pub mod checksum;
 pub mod index;
 pub mod notation;

@@ -1,69 +1,96 @@
-//! `giuthi analyze`: the exact margin of every legal move (V4, the root counted as played).
+//! `giuthi analyze`: the value of every legal move: exact margins (V4, the root counted as
+//! played) when the exact solver settles them, else heuristic evaluations, each marked
+//! (`--movetime`: within a time budget; docs/anytime.md).
 
+use super::anytime::{run_think, seeds, AnytimeArgs};
 use super::common::read_position;
-use super::solve::{make_solver, with_progress, Common, OracleFor, SearchArgs};
+use super::solve::{report_stop, OracleFor, SearchArgs};
+use giuthi::anytime::eval::Evaluate;
 use giuthi::{with_position, Position};
 
 /// Arguments of `giuthi analyze`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     giuthi analyze \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"\n  \
-    giuthi analyze --json \"kalah 2,2,2/2,2,2 S 0,0\"\n\n\
+    giuthi analyze --json \"kalah 2,2,2/2,2,2 S 0,0\"\n  \
+    giuthi analyze \"$(giuthi start)\" --movetime 2\n\n\
     Each legal move with the exact final margin it reaches for the side to move (captured \
-    seeds included), the position counted as already played (RULES.md V4).")]
+    seeds included), the position counted as already played (RULES.md V4), when the exact \
+    solver settles them (all moves or none); otherwise (--movetime spent, or Ctrl-C) each \
+    move's heuristic evaluation, the estimated final margin in seeds, marked `eval` \
+    (JSON: \"exact\": false, and \"eval\" instead of \"margin\" in each move).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,
-    /// Print JSON: `{"position": ..., "moves": [{"move": "7ccw", "margin": 2}, ...]}`.
+    /// Print JSON: `{"position": ..., "exact": true, "moves": [{"move": "7ccw", "margin":
+    /// 2}, ...], "nodes", "seconds", "depth"}`; heuristic values (`"exact": false`) have
+    /// `"eval"` (estimated final margin in seeds) instead of `"margin"`.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub anytime: AnytimeArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
-fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
-    let solver = match make_solver(pos, c) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return if e.chain().any(|c| c.is::<super::Usage>()) {
-                2
-            } else {
-                1
-            };
-        }
-    };
-    let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
-        Ok(v) => v,
-        Err(e) => return super::solve::report_stop(pos, &e, json),
-    };
-    if json {
-        let moves: Vec<_> = values
+fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::Result<i32> {
+    let c = args.search.common(args.json);
+    if !pos.rules.can_enumerate(&pos.state) {
+        return Err(super::usage(format!(
+            "{pos}: an opening redistribution is due (K3); its moves are too many to analyse \
+             (`giuthi bestmove` gives a heuristic opening choice)"
+        )));
+    }
+    let (a, stopped) = run_think(pos, &c, &args.anytime, true, args.json, args.search.quiet)?;
+    if args.json {
+        let moves: Vec<_> = a
+            .moves
             .iter()
-            .map(|(m, v)| serde_json::json!({"move": m.to_string(), "margin": v}))
+            .map(|m| {
+                // As `solve --analyze` for exact values; `eval` marks a heuristic one.
+                if m.exact {
+                    serde_json::json!({"move": m.mv.to_string(), "margin": m.margin})
+                } else {
+                    serde_json::json!({"move": m.mv.to_string(), "eval": m.eval})
+                }
+            })
             .collect();
         println!(
             "{}",
-            serde_json::json!({"position": pos.to_string(), "moves": moves})
+            serde_json::json!({"position": pos.to_string(),
+                "exact": a.moves.iter().all(|m| m.exact), "moves": moves,
+                "nodes": a.nodes, "seconds": a.seconds, "depth": a.depth})
         );
     } else {
         println!("position {pos}");
-        if values.is_empty() {
+        if a.moves.is_empty() && pos.is_over() {
             println!("no legal move: the game is over");
         }
-        for (m, v) in &values {
-            println!(
-                "{m:>6} {v:+} {}",
-                giuthi::GameResult::from_margin(*v).as_str()
-            );
+        for m in &a.moves {
+            match (m.exact, m.margin, m.eval) {
+                (true, Some(v), _) => println!(
+                    "{:>6} {v:+} {}",
+                    m.mv.to_string(),
+                    giuthi::GameResult::from_margin(v).as_str()
+                ),
+                (_, _, Some(e)) => println!(
+                    "{:>6} eval {} (heuristic, depth {})",
+                    m.mv.to_string(),
+                    seeds(e),
+                    a.depth.unwrap_or(0)
+                ),
+                _ => {}
+            }
         }
     }
-    0
+    if let Some(e) = &a.interrupted {
+        return Ok(report_stop(pos, e, false));
+    }
+    Ok(if stopped { 130 } else { 0 })
 }
 
 /// Runs `giuthi analyze`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let c = args.search.common(args.json);
     let any = read_position(&args.position)?;
-    Ok(with_position!(&any, p => analyze(p, &c, args.json)))
+    with_position!(&any, p => analyze(p, &args))
 }

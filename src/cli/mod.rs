@@ -5,9 +5,11 @@
 //! 2 usage error (bad arguments, a malformed position or move, an illegal move).
 
 mod analyze;
+mod anytime;
 mod bench;
 mod bestmove;
 mod common;
+mod match_;
 mod moves;
 mod perft;
 mod play;
@@ -47,10 +49,12 @@ enum Command {
     Perft(perft::Args),
     /// Solve positions exactly: value, result, best moves, principal variation.
     Solve(solve::Args),
-    /// The exact value of every legal move of a position.
+    /// The value of every legal move of a position (exact when proven; --movetime).
     Analyze(analyze::Args),
-    /// The best move of a position.
+    /// The best move of a position (exact when proven, else heuristic; --movetime).
     Bestmove(bestmove::Args),
+    /// Play matches between engine settings and baselines; wins, draws, losses and Elo.
+    Match(match_::Args),
     /// Solve a fixed suite single-threaded and print a deterministic node count and speed.
     Bench(bench::Args),
     /// Plot the solved start positions of a positions file (margin by board and seeds).
@@ -79,6 +83,7 @@ pub fn run() -> i32 {
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Bestmove(a) => bestmove::run(a),
+        Command::Match(a) => match_::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Plot(a) => plot::run(a),
         Command::Tb(c) => tb::run(c),

@@ -1,0 +1,194 @@
+//! The Elo difference of a match result and its 95% error bar, by the logistic formula
+//! cutechess-cli prints: the score fraction `mu = (W + D/2) / N`, the difference
+//! `-400 log10(1/mu - 1)`, and the error bar from the per-game standard deviation of the
+//! score (`sqrt(sum_r p_r (r - mu)^2 / N)` over the results r = 1, 1/2, 0 with their
+//! frequencies), half the width of the difference over `mu +/- 1.96 sd`.
+
+/// Wins, draws and losses of one side of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z975: f64 = 1.959_963_984_540_054;
+
+/// The Elo difference of a score fraction `p` (0 < p < 1): `-400 log10(1/p - 1)`.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::anytime::elo::elo_of_score;
+/// assert_eq!(elo_of_score(0.5), 0.0);
+/// assert!((elo_of_score(0.75) - 190.848).abs() < 0.001);
+/// ```
+pub fn elo_of_score(p: f64) -> f64 {
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score fraction `(W + D/2) / N` (`None` before any game).
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (self.wins as f64 + self.draws as f64 / 2.0) / n as f64)
+    }
+
+    /// The Elo difference, `None` before any game; infinite for a score of 0 or 1.
+    pub fn elo(&self) -> Option<f64> {
+        self.score().map(elo_of_score)
+    }
+
+    /// The 95% confidence interval of the score fraction, `mu +/- 1.96 sd`, where `sd`
+    /// is the standard deviation of the mean score (`None` before any game).
+    pub fn score_interval(&self) -> Option<(f64, f64)> {
+        let n = self.games() as f64;
+        let mu = self.score()?;
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2);
+        let sd = var.sqrt() / n.sqrt();
+        Some((mu - Z975 * sd, mu + Z975 * sd))
+    }
+
+    /// Half the width of the 95% confidence interval of the Elo difference (cutechess's
+    /// "+/-"): `(elo(mu + 1.96 sd) - elo(mu - 1.96 sd)) / 2`. `None` when that interval
+    /// of the score reaches 0 or 1 (a clean sweep, or nearly), where the logistic formula
+    /// has no finite bound.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::anytime::elo::Tally;
+    /// // 30 wins, 10 draws, 10 losses: mu = 0.7, sd = 0.0566, Elo +147.2 +/- 95.1.
+    /// let t = Tally { wins: 30, draws: 10, losses: 10 };
+    /// assert!((t.elo().unwrap() - 147.19).abs() < 0.01);
+    /// assert!((t.error_margin().unwrap() - 95.1).abs() < 0.1);
+    /// ```
+    pub fn error_margin(&self) -> Option<f64> {
+        let (lo, hi) = self.score_interval()?;
+        if lo <= 0.0 || hi >= 1.0 {
+            return None;
+        }
+        Some((elo_of_score(hi) - elo_of_score(lo)) / 2.0)
+    }
+
+    /// The Elo line: `Elo difference: +147.2 +/- 95.1`; where the score's interval reaches
+    /// 0 or 1, the finite end of the Elo interval instead (`+381.7, 95% interval +219.9 to
+    /// +inf`).
+    pub fn elo_line(&self) -> String {
+        let (Some(e), Some((lo, hi))) = (self.elo(), self.score_interval()) else {
+            return "Elo difference: none (no game played)".to_string();
+        };
+        let fmt = |x: f64| {
+            if x >= 1.0 {
+                "+inf".to_string()
+            } else if x <= 0.0 {
+                "-inf".to_string()
+            } else {
+                format!("{:+.1}", elo_of_score(x))
+            }
+        };
+        match self.error_margin() {
+            Some(m) => format!("Elo difference: {e:+.1} +/- {m:.1}"),
+            None if e.is_infinite() => format!(
+                "Elo difference: {} (every game {}), 95% interval {} to {}",
+                fmt(self.score().unwrap_or(0.5)),
+                if e > 0.0 { "won" } else { "lost" },
+                fmt(lo),
+                fmt(hi)
+            ),
+            None => format!(
+                "Elo difference: {e:+.1}, 95% interval {} to {}",
+                fmt(lo),
+                fmt(hi)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_score_is_zero_elo_and_symmetric() {
+        let t = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        assert_eq!(t.elo(), Some(0.0));
+        let m = t.error_margin().expect("margin");
+        // sd = 0.5 / sqrt(20); mu +/- 1.96 sd = 0.5 +/- 0.219.
+        let want = (elo_of_score(0.5 + Z975 * 0.5 / 20f64.sqrt())
+            - elo_of_score(0.5 - Z975 * 0.5 / 20f64.sqrt()))
+            / 2.0;
+        assert!((m - want).abs() < 1e-9);
+        assert!((m - 163.3).abs() < 0.1, "{m}");
+    }
+
+    #[test]
+    fn mirrored_results_mirror_the_elo() {
+        let a = Tally {
+            wins: 7,
+            draws: 2,
+            losses: 1,
+        };
+        let b = Tally {
+            wins: 1,
+            draws: 2,
+            losses: 7,
+        };
+        assert!((a.elo().unwrap() + b.elo().unwrap()).abs() < 1e-9);
+        assert!((a.error_margin().unwrap() - b.error_margin().unwrap()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn sweeps_and_empty_matches_have_no_error_bar() {
+        let all = Tally {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all.error_margin(), None);
+        assert!(all.elo_line().contains("+inf"));
+        // 9 wins, 1 draw: the score's interval reaches 1, so only the lower end is finite.
+        let nearly = Tally {
+            wins: 9,
+            draws: 1,
+            losses: 0,
+        };
+        assert_eq!(nearly.error_margin(), None);
+        let line = nearly.elo_line();
+        assert!(
+            line.contains("to +inf") && line.starts_with("Elo difference: +"),
+            "{line}"
+        );
+        assert_eq!(Tally::default().elo(), None);
+        assert!(Tally::default().elo_line().contains("no game"));
+    }
+
+    #[test]
+    fn draws_count_half() {
+        let t = Tally {
+            wins: 0,
+            draws: 4,
+            losses: 0,
+        };
+        assert_eq!(t.score(), Some(0.5));
+        assert_eq!(t.error_margin(), Some(0.0));
+    }
+}

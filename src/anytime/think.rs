@@ -1,0 +1,394 @@
+//! The anytime driver: a move for any position within a time budget, exact when the
+//! exact solver proves it in time, heuristic otherwise, and always labelled which.
+//!
+//! With a budget `T` ([`ThinkOptions::movetime`]): the exact solver
+//! ([`crate::solve::alphabeta::Solver`]) runs first for `T * exact_share`; if it settles
+//! the position (value, best moves and principal variation), the answer is exact. Else the
+//! heuristic search ([`super::search`]) runs until `T` is spent and its move is the
+//! answer, marked heuristic (unless it is a proof itself: a complete search in a game that
+//! cannot repeat, Kalah).
+//!
+//! Without a budget: the exact solver runs for half of [`ThinkOptions::first_look`] (small
+//! positions are solved there), then the heuristic search for `first_look` (so a move
+//! exists), then the exact solver until it finishes (its table kept from the first try);
+//! when the user stops it (Ctrl-C) the heuristic move is the answer, with the solver's
+//! [`Interrupted`] bounds.
+
+use super::eval::{Evaluate, Weights};
+use super::search::{HeuristicSearch, Iteration, Limits};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::solve::alphabeta::{Interrupted, Solver};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How to think.
+#[derive(Debug, Clone)]
+pub struct ThinkOptions {
+    /// The time budget (`None`: search until exact).
+    pub movetime: Option<Duration>,
+    /// The share of `movetime` given to the exact solver first (0 to 1; 0 skips it).
+    pub exact_share: f64,
+    /// Every move's value instead of the best move only (`analyze`).
+    pub all_moves: bool,
+    /// Without `movetime`: how long the heuristic search runs before the exact solver.
+    pub first_look: Duration,
+    /// Heuristic search limits besides time (depth, nodes: for matches and tuning).
+    pub depth: Option<u32>,
+    /// Heuristic node budget.
+    pub nodes: Option<u64>,
+}
+
+impl Default for ThinkOptions {
+    fn default() -> Self {
+        ThinkOptions {
+            movetime: None,
+            exact_share: DEFAULT_EXACT_SHARE,
+            all_moves: false,
+            first_look: Duration::from_secs(1),
+            depth: None,
+            nodes: None,
+        }
+    }
+}
+
+/// Default [`ThinkOptions::exact_share`].
+pub const DEFAULT_EXACT_SHARE: f64 = 0.3;
+
+/// Time kept back from the budget for answering (printing, freeing tables).
+const RESERVE: Duration = Duration::from_millis(15);
+
+/// What the driver reports while it thinks.
+#[derive(Debug)]
+pub enum Info<'a, R: Rules> {
+    /// The heuristic search finished a depth.
+    Iteration(&'a Iteration<R>),
+    /// The exact solver is working (every few seconds): its status line and nodes so far.
+    Exact {
+        /// The solver's status (the bound under test).
+        status: String,
+        /// Exact-solver nodes so far.
+        nodes: u64,
+        /// Seconds since thinking started.
+        seconds: f64,
+    },
+    /// The exact solver settled the position: its exact margin.
+    Proven {
+        /// Final margin for the side to move (V3).
+        margin: i32,
+        /// Exact-solver nodes.
+        nodes: u64,
+        /// Seconds since thinking started.
+        seconds: f64,
+    },
+}
+
+/// One root move's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveValue<R: Rules> {
+    /// The move.
+    pub mv: R::Move,
+    /// Whether `margin` is proven.
+    pub exact: bool,
+    /// The exact final margin it reaches for the mover (V4), when `exact`.
+    pub margin: Option<i32>,
+    /// The heuristic estimate of the final margin for the mover, in seeds, when not exact.
+    pub eval: Option<f64>,
+}
+
+/// The answer.
+#[derive(Debug, Clone)]
+pub struct Answer<R: Rules> {
+    /// The chosen move (`None` when the game is over).
+    pub best: Option<R::Move>,
+    /// Whether `best` is a proven best move and `margin` the proven value.
+    pub exact: bool,
+    /// The exact final margin for the side to move (V3), when `exact`.
+    pub margin: Option<i32>,
+    /// The heuristic estimate of the final margin for the side to move (captured seeds
+    /// included), in seeds, when not `exact`.
+    pub eval: Option<f64>,
+    /// Depth of the heuristic search behind a heuristic answer (plies).
+    pub depth: Option<u32>,
+    /// Principal variation (a proven line when `exact`).
+    pub pv: Vec<R::Move>,
+    /// Nodes, both searches.
+    pub nodes: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+    /// Every move's value (with [`ThinkOptions::all_moves`]).
+    pub moves: Vec<MoveValue<R>>,
+    /// The exact solver was stopped by the user (no budget given): what it had proven.
+    pub interrupted: Option<Interrupted>,
+}
+
+/// Thinks about `pos` (whose game so far is `history`, oldest first) and answers.
+///
+/// `solver` is the exact solver to try (its stop flag is raised here when its share of the
+/// time is over; `None` skips the exact phase); `heuristic` the heuristic search;
+/// `user_stop` the Ctrl-C flag; `info` receives progress. A position with no listed move
+/// ([`Rules::can_enumerate`] false) or a finished game gives no move.
+pub fn think<R: Evaluate>(
+    pos: &Position<R>,
+    history: &[R::State],
+    solver: Option<&Solver<R>>,
+    heuristic: &mut HeuristicSearch<R>,
+    user_stop: &AtomicBool,
+    opts: &ThinkOptions,
+    info: &(dyn Fn(Info<'_, R>) + Sync),
+) -> Answer<R> {
+    let t0 = Instant::now();
+    let d = pos.captured_difference();
+    heuristic.set_all_moves(opts.all_moves);
+    let mut answer = Answer {
+        best: None,
+        exact: false,
+        margin: None,
+        eval: None,
+        depth: None,
+        pv: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        moves: Vec::new(),
+        interrupted: None,
+    };
+    if pos.is_over() || !pos.rules.can_enumerate(&pos.state) {
+        answer.seconds = t0.elapsed().as_secs_f64();
+        return answer;
+    }
+    let mut exact_nodes = 0;
+    let n0 = solver.map_or(0, |s| s.nodes());
+    let mut heuristic_result: Option<Iteration<R>> = None;
+    let run_heuristic =
+        |heuristic: &mut HeuristicSearch<R>, deadline: Option<Instant>, soft: Option<Instant>| {
+            let limits = Limits {
+                depth: opts.depth,
+                nodes: opts.nodes,
+                deadline,
+                soft_deadline: soft,
+            };
+            heuristic.run(pos, history, &limits, |it| info(Info::Iteration(it)))
+        };
+    match opts.movetime {
+        Some(t) => {
+            let end = t0 + t.saturating_sub(RESERVE);
+            if let Some(solver) = solver.filter(|_| opts.exact_share > 0.0) {
+                let share = t.mul_f64(opts.exact_share.min(1.0));
+                let r = exact(solver, pos, Some(t0 + share), user_stop, opts, t0, info);
+                exact_nodes = solver.nodes() - n0;
+                if let Ok(done) = r {
+                    if let Some(done) = avoid_history(pos, history, done) {
+                        return finish_exact(answer, done, exact_nodes, t0, info);
+                    }
+                }
+            }
+            if opts.exact_share < 1.0 {
+                let now = Instant::now();
+                let soft = now + end.saturating_duration_since(now).mul_f64(0.5);
+                heuristic_result = run_heuristic(heuristic, Some(end), Some(soft));
+            }
+        }
+        None => {
+            // A short exact try first (small positions end here), then a heuristic look
+            // (a move exists from then on), then the exact solver until it finishes.
+            if let Some(solver) = solver {
+                let quick = t0 + opts.first_look / 2;
+                if let Ok(done) = exact(solver, pos, Some(quick), user_stop, opts, t0, info) {
+                    return finish_exact(answer, done, solver.nodes() - n0, t0, info);
+                }
+            }
+            let look = Instant::now() + opts.first_look;
+            heuristic_result = run_heuristic(heuristic, Some(look), Some(look));
+            let proven = heuristic_result
+                .as_ref()
+                .is_some_and(|it| it.proven && (!opts.all_moves || it.moves.iter().all(|m| m.2)));
+            if let (Some(solver), false) = (solver, proven) {
+                let r = exact(solver, pos, None, user_stop, opts, t0, info);
+                exact_nodes = solver.nodes() - n0;
+                match r {
+                    Ok(done) => return finish_exact(answer, done, exact_nodes, t0, info),
+                    Err(e) => answer.interrupted = Some(e),
+                }
+            }
+        }
+    }
+    answer.nodes = exact_nodes + heuristic_result.as_ref().map_or(0, |it| it.nodes);
+    if let Some(it) = heuristic_result {
+        answer.best = Some(it.best);
+        answer.depth = Some(it.depth);
+        answer.pv = it.pv.clone();
+        if it.proven {
+            answer.exact = true;
+            answer.margin = Some(d + it.score / 100);
+        } else {
+            answer.eval = Some(d as f64 + it.score as f64 / 100.0);
+        }
+        answer.moves = it
+            .moves
+            .iter()
+            .map(|&(mv, score, proven)| MoveValue {
+                mv,
+                exact: proven,
+                margin: proven.then_some(d + score / 100),
+                eval: (!proven).then_some(d as f64 + score as f64 / 100.0),
+            })
+            .collect();
+    } else {
+        // Not even the heuristic search ran (a budget spent by the exact share of 1).
+        let mut kids = Vec::new();
+        pos.rules.children(&pos.state, &mut kids);
+        answer.best = kids.first().map(|c| c.mv);
+        answer.pv = answer.best.into_iter().collect();
+        answer.eval = Some(d as f64 + heuristic.evaluate(&pos.state) as f64 / 100.0);
+        answer.depth = Some(0);
+    }
+    if opts.all_moves && answer.moves.is_empty() {
+        // Not even one depth finished: each move by the evaluation of its position.
+        for c in pos.children() {
+            let e = heuristic.evaluate(&c.state) as f64 / 100.0;
+            let v = c.captured as f64 + if c.turn_passes { -e } else { e };
+            answer.moves.push(MoveValue {
+                mv: c.mv,
+                exact: false,
+                margin: None,
+                eval: Some(d as f64 + v),
+            });
+        }
+    }
+    answer.seconds = t0.elapsed().as_secs_f64();
+    answer
+}
+
+/// The solver knows nothing of the game before `pos`: a best move straight back into a
+/// position of `history` would draw at once (G10). Puts a best move that does not first,
+/// or gives up the exact answer (`None`) when every best move does.
+fn avoid_history<R: Rules>(
+    pos: &Position<R>,
+    history: &[R::State],
+    done: Exact<R>,
+) -> Option<Exact<R>> {
+    let Exact::Best(mut s) = done else {
+        return Some(done);
+    };
+    if history.is_empty() || !pos.rules.can_repeat() {
+        return Some(Exact::Best(s));
+    }
+    let kids = pos.children();
+    let fresh = |m: &R::Move| {
+        kids.iter()
+            .find(|c| c.mv == *m)
+            .is_some_and(|c| !history.contains(&c.state))
+    };
+    let i = s.best_moves.iter().position(fresh)?;
+    if i > 0 {
+        let m = s.best_moves.remove(i);
+        s.best_moves.insert(0, m);
+        s.pv = vec![m];
+    }
+    Some(Exact::Best(s))
+}
+
+/// What the exact phase settled.
+enum Exact<R: Rules> {
+    /// `solve`: margin, best moves, principal variation.
+    Best(crate::solve::alphabeta::Solution<R>),
+    /// `analyze`: every move's exact margin.
+    All(Vec<(R::Move, i32)>, Option<i32>),
+}
+
+fn finish_exact<R: Rules>(
+    mut answer: Answer<R>,
+    done: Exact<R>,
+    nodes: u64,
+    t0: Instant,
+    info: &(dyn Fn(Info<'_, R>) + Sync),
+) -> Answer<R> {
+    answer.exact = true;
+    answer.nodes = nodes;
+    answer.seconds = t0.elapsed().as_secs_f64();
+    match done {
+        Exact::Best(s) => {
+            answer.best = s.best_moves.first().copied();
+            answer.margin = Some(s.margin);
+            answer.pv = s.pv;
+        }
+        Exact::All(values, best) => {
+            answer.margin = best;
+            answer.best = values
+                .iter()
+                .find(|(_, v)| Some(*v) == best)
+                .map(|(m, _)| *m);
+            answer.pv = answer.best.into_iter().collect();
+            answer.moves = values
+                .into_iter()
+                .map(|(mv, v)| MoveValue {
+                    mv,
+                    exact: true,
+                    margin: Some(v),
+                    eval: None,
+                })
+                .collect();
+        }
+    }
+    if let Some(margin) = answer.margin {
+        info(Info::Proven {
+            margin,
+            nodes,
+            seconds: answer.seconds,
+        });
+    }
+    answer
+}
+
+/// Runs the exact solver until it finishes, `deadline` passes or `user_stop` is raised.
+fn exact<R: Rules>(
+    solver: &Solver<R>,
+    pos: &Position<R>,
+    deadline: Option<Instant>,
+    user_stop: &AtomicBool,
+    opts: &ThinkOptions,
+    t0: Instant,
+    info: &(dyn Fn(Info<'_, R>) + Sync),
+) -> Result<Exact<R>, Interrupted> {
+    let flag: Arc<AtomicBool> = solver.stop_flag();
+    flag.store(user_stop.load(Ordering::Relaxed), Ordering::Relaxed);
+    let done = AtomicBool::new(false);
+    let nodes0 = solver.nodes();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut last_info = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+                if user_stop.load(Ordering::Relaxed)
+                    || deadline.is_some_and(|t| Instant::now() >= t)
+                {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                if deadline.is_none() && last_info.elapsed() >= Duration::from_secs(5) {
+                    last_info = Instant::now();
+                    info(Info::Exact {
+                        status: solver.status(),
+                        nodes: solver.nodes() - nodes0,
+                        seconds: t0.elapsed().as_secs_f64(),
+                    });
+                }
+            }
+        });
+        let r = if opts.all_moves {
+            solver.analyze(pos).map(|values| {
+                let best = values.iter().map(|(_, v)| *v).max();
+                Exact::All(values, best)
+            })
+        } else {
+            solver.solve(pos).map(Exact::Best)
+        };
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The weights of `rules` unless `given`.
+pub fn weights_for<R: Evaluate>(rules: &R, given: Option<Weights>) -> Weights {
+    given.unwrap_or_else(|| rules.default_weights())
+}

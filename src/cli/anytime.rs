@@ -1,0 +1,174 @@
+//! What `bestmove` and `analyze` share for anytime analysis: the `--movetime` options,
+//! the info lines printed while thinking, and running the driver
+//! ([`giuthi::anytime::think`]) with the exact solver of `solve`.
+
+use super::solve::{make_solver, oracle, stop_flag, Common, OracleFor};
+use giuthi::anytime::eval::{Evaluate, Weights};
+use giuthi::anytime::matchplay::parse_seconds;
+use giuthi::anytime::search::{HeuristicSearch, Iteration};
+use giuthi::anytime::think::{think, Answer, Info, ThinkOptions, DEFAULT_EXACT_SHARE};
+use giuthi::solve::alphabeta::moves_to_strings;
+use giuthi::{Position, Rules};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The options of anytime analysis.
+#[derive(Debug, clap::Args)]
+pub struct AnytimeArgs {
+    /// Answer within SECONDS (fractions allowed: 0.1; at most 86400). The exact solver
+    /// gets the first --exact-share of the time; if it settles the position the answer is
+    /// exact, else the heuristic search's answer is given, marked heuristic. Without it,
+    /// the search goes on until the answer is exact (Ctrl-C: the best move so far).
+    #[arg(long, value_name = "SECONDS", value_parser = movetime, allow_negative_numbers = true)]
+    pub movetime: Option<Duration>,
+    /// The share of --movetime given to the exact solver first, 0 to 1.
+    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_EXACT_SHARE,
+          value_parser = share)]
+    pub exact_share: f64,
+    /// Evaluation weights in hundredths of a seed: row,capture,mobility,reach,special
+    /// (default: the game's tuned weights; docs/anytime.md).
+    #[arg(long, value_name = "W,W,W,W,W")]
+    pub weights: Option<Weights>,
+}
+
+fn movetime(text: &str) -> Result<Duration, String> {
+    parse_seconds(text)
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| format!("{text:?}: expected a number from 0 to 1"))
+}
+
+/// Heuristic table size (MB).
+const HEURISTIC_HASH_MB: usize = 16;
+
+/// A signed number of seeds with two decimals.
+pub(super) fn seeds(v: f64) -> String {
+    format!("{v:+.2}")
+}
+
+/// One info line (text or JSON) for stderr.
+fn info_line<R: Rules>(info: &Info<'_, R>, d: i32, json: bool) -> String {
+    match info {
+        Info::Iteration(it) => iteration_line(it, d, json),
+        Info::Exact {
+            status,
+            nodes,
+            seconds,
+        } => {
+            let nps = *nodes as f64 / seconds.max(1e-9);
+            if json {
+                serde_json::json!({"info": "exact", "status": status, "nodes": nodes,
+                    "nps": nps.round(), "seconds": seconds})
+                .to_string()
+            } else {
+                format!(
+                    "info exact searching ({status}) nodes {nodes} nps {nps:.0} time {seconds:.3}"
+                )
+            }
+        }
+        Info::Proven {
+            margin,
+            nodes,
+            seconds,
+        } => {
+            if json {
+                serde_json::json!({"info": "exact", "score": {"exact": margin},
+                    "nodes": nodes, "seconds": seconds})
+                .to_string()
+            } else {
+                format!("info score exact {margin:+} nodes {nodes} time {seconds:.3}")
+            }
+        }
+    }
+}
+
+fn iteration_line<R: Rules>(it: &Iteration<R>, d: i32, json: bool) -> String {
+    let nps = it.nodes as f64 / it.seconds.max(1e-9);
+    let pv = moves_to_strings(&it.pv);
+    let (kind, value) = if it.proven {
+        ("exact", format!("{:+}", d + it.score / 100))
+    } else {
+        ("eval", seeds(d as f64 + it.score as f64 / 100.0))
+    };
+    if json {
+        let score = if it.proven {
+            serde_json::json!({"exact": d + it.score / 100})
+        } else {
+            serde_json::json!({"eval": d as f64 + it.score as f64 / 100.0})
+        };
+        serde_json::json!({"info": "depth", "depth": it.depth, "score": score,
+            "nodes": it.nodes, "nps": nps.round(), "seconds": it.seconds, "pv": pv})
+        .to_string()
+    } else {
+        format!(
+            "info depth {} score {kind} {value} nodes {} nps {} time {:.3} pv {}",
+            it.depth,
+            it.nodes,
+            human(nps),
+            it.seconds,
+            pv.join(" ")
+        )
+    }
+}
+
+/// 1234567 as `1.2M`.
+fn human(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.1}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// Thinks about `pos` with the exact solver of `c` and the heuristic search; info lines
+/// go to stderr unless `quiet`. Returns the answer and whether the user stopped it.
+///
+/// # Errors
+///
+/// A tablebase folder that cannot be used, or a table that cannot be allocated.
+pub(super) fn run_think<R: OracleFor + Evaluate>(
+    pos: &Position<R>,
+    c: &Common,
+    a: &AnytimeArgs,
+    all_moves: bool,
+    json: bool,
+    quiet: bool,
+) -> anyhow::Result<(Answer<R>, bool)> {
+    let user_stop = stop_flag();
+    // The solver gets its own stop flag: its share of the time ends it, not the process.
+    let solver = make_solver(pos, c)?.with_stop(Default::default());
+    let weights = a.weights.unwrap_or_else(|| pos.rules.default_weights());
+    let mut heuristic = HeuristicSearch::new(pos.rules.clone(), weights, HEURISTIC_HASH_MB)
+        .with_stop(user_stop.clone());
+    if let Some(o) = oracle(&pos.rules, c)? {
+        heuristic = heuristic.with_oracle(o);
+    }
+    let opts = ThinkOptions {
+        movetime: a.movetime,
+        exact_share: a.exact_share,
+        all_moves,
+        ..ThinkOptions::default()
+    };
+    let d = pos.captured_difference();
+    let info = |i: Info<'_, R>| {
+        if !quiet {
+            eprintln!("{}", info_line(&i, d, json));
+        }
+    };
+    let answer = think(
+        pos,
+        &[],
+        Some(&solver),
+        &mut heuristic,
+        &user_stop,
+        &opts,
+        &info,
+    );
+    Ok((answer, user_stop.load(Ordering::Relaxed)))
+}

@@ -1,0 +1,499 @@
+//! Anytime analysis (issue 13, docs/anytime.md): `bestmove`/`analyze --movetime` answer
+//! with a legal move on every game and board, label a move exact only when the exact
+//! solver proved it (checked against the solver), reject bad `--movetime` values (exit 2),
+//! and `match` prints its result in the cutechess format. The heuristic search's proofs
+//! (Kalah, no repetition) are cross-checked against alpha-beta; its repetition scoring
+//! (G10) is checked on a played history. No test depends on timing: only legality,
+//! labels and fields.
+
+use giuthi::anytime::eval::Evaluate;
+use giuthi::anytime::search::{HeuristicSearch, Limits};
+use giuthi::rules::giuthi::Giuthi;
+use giuthi::rules::kalah::Kalah;
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
+use giuthi::{with_position, AnyPosition, Position, Rules};
+use serde_json::Value;
+use std::process::Command;
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn giuthi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let code = out.status.code().expect("exited normally");
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert!(
+        !stderr.contains("panicked"),
+        "giuthi {args:?} panicked: {stderr}"
+    );
+    (code, stdout, stderr)
+}
+
+fn json_ok(args: &[&str]) -> Value {
+    let (code, stdout, stderr) = giuthi(args);
+    assert_eq!(code, 0, "giuthi {args:?}: {stderr}");
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout:?}"))
+}
+
+/// Whether `mv` is a legal move of `position` (parsed by the library, not the binary).
+fn is_legal(position: &str, mv: &str) -> bool {
+    let any: AnyPosition = position.parse().expect("position");
+    with_position!(&any, p => {
+        let kids = p.children();
+        if kids.is_empty() {
+            // An unlisted move (Kiothi K3): legal when the rules accept it.
+            p.play_str(mv).is_ok()
+        } else {
+            p.rules
+                .parse_move(mv)
+                .is_ok_and(|m| kids.iter().any(|c| c.mv == m))
+        }
+    })
+}
+
+/// The JSON fields of a bestmove answer, with `exact` deciding margin or eval.
+fn check_fields(v: &Value, position: &str) {
+    assert_eq!(v["position"], position);
+    let mv = v["move"].as_str().expect("a move");
+    assert!(is_legal(position, mv), "{mv} is not legal in {position}");
+    let exact = v["exact"].as_bool().expect("exact is a bool");
+    if exact {
+        assert!(v["margin"].is_i64(), "{v}");
+        assert!(v.get("eval").is_none(), "{v}");
+    } else {
+        assert!(v["eval"].is_number(), "{v}");
+        assert!(v.get("margin").is_none(), "{v}");
+    }
+    assert!(
+        v["pv"].is_array() && v["nodes"].is_u64() && v["seconds"].is_f64(),
+        "{v}"
+    );
+    assert!(v.get("depth").is_some(), "{v}");
+}
+
+/// G1, R1, K1-K3: a legal move with every field on the boards people play, Kalah and
+/// Kiothi (the opening redistribution and a play-phase position), at 0.2 s.
+#[test]
+fn bestmove_movetime_answers_legally_on_every_game() {
+    let positions = [
+        "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0",
+        "giuthi 10,1,15,15,2,4,14,0/6,3,1,15,1,20,20,1 S 0,0",
+        "giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S 0,0",
+        "giuthi:chain=one 6,6,6,6,6,6,6/6,6,6,6,6,6,6 N 0,0",
+        "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0",
+        "kiothi 0,0,0,0,5s,5s,5s,5s,5s,5s/0,0,0,0,5s,5s,5s,5s,5s,5s S 0,0 open1",
+    ];
+    for p in positions {
+        let v = json_ok(&[
+            "bestmove",
+            p,
+            "--movetime",
+            "0.2",
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        check_fields(&v, p);
+    }
+    // A Kiothi play-phase position, reached by the heuristic openings of both sides.
+    let start = "kiothi 0,0,0,0,5s,5s,5s,5s,5s,5s/0,0,0,0,5s,5s,5s,5s,5s,5s S 0,0 open1";
+    let mut p: Position<giuthi::rules::kiothi::Kiothi> = start.parse().expect("kiothi");
+    while !p.rules.can_enumerate(&p.state) {
+        let m = p.rules.unlisted_move(&p.state).expect("a redistribution");
+        p = p.play(m).expect("legal");
+    }
+    let text = p.to_string();
+    let v = json_ok(&[
+        "bestmove",
+        &text,
+        "--movetime",
+        "0.2",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    check_fields(&v, &text);
+}
+
+/// The exact margin and best moves of alpha-beta.
+fn solved<R: Rules>(pos: &Position<R>) -> (i32, Vec<String>) {
+    let s = Solver::new(pos.rules.clone(), SolverOptions::default())
+        .solve(pos)
+        .expect("solved");
+    (
+        s.margin,
+        s.best_moves.iter().map(|m| m.to_string()).collect(),
+    )
+}
+
+/// V3, V4: on a small endgame the exact solver settles at once, the answer is exact, and
+/// its move and margin are the solver's.
+#[test]
+fn bestmove_movetime_is_exact_on_a_small_endgame() {
+    for p in [
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "giuthi 0,1,0,1,1/0,1,0,1,2 S 9,9",
+        "kalah 1,2,0/0,2,1 S 0,0",
+    ] {
+        // A generous budget: the answer comes as soon as the solver finishes (milliseconds),
+        // so the test does not depend on the machine's speed.
+        let v = json_ok(&[
+            "bestmove",
+            p,
+            "--movetime",
+            "30",
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        check_fields(&v, p);
+        assert_eq!(v["exact"], true, "{v}");
+        let any: AnyPosition = p.parse().expect("position");
+        let (margin, best) = with_position!(&any, pos => solved(pos));
+        assert_eq!(v["margin"], margin, "{p}");
+        assert!(
+            best.contains(&v["move"].as_str().unwrap().to_string()),
+            "{p}: {v}"
+        );
+    }
+}
+
+/// A big board at a tiny budget cannot be proven: the answer says heuristic, with an
+/// evaluation and no margin (never labelled exact without proof).
+#[test]
+fn heuristic_answers_are_never_marked_exact() {
+    for p in [
+        "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0",
+        "giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 N 0,0",
+    ] {
+        let v = json_ok(&[
+            "bestmove",
+            p,
+            "--movetime",
+            "0.05",
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        check_fields(&v, p);
+        assert_eq!(v["exact"], false, "{v}");
+        let v = json_ok(&[
+            "analyze",
+            p,
+            "--movetime",
+            "0.1",
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        let moves = v["moves"].as_array().expect("moves");
+        assert!(!moves.is_empty(), "{v}");
+        assert_eq!(v["exact"], false, "{v}");
+        for m in moves {
+            assert!(m["eval"].is_number() && m.get("margin").is_none(), "{m}");
+        }
+    }
+}
+
+/// `analyze --movetime` on a small endgame: every move exact, as `analyze` without it.
+#[test]
+fn analyze_movetime_exact_values_match_the_solver() {
+    let p = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    let v = json_ok(&["analyze", p, "--movetime", "30", "--json", "--threads", "1"]);
+    let pos: Position<Giuthi> = p.parse().expect("position");
+    let want = Solver::new(pos.rules.clone(), SolverOptions::default())
+        .analyze(&pos)
+        .expect("solved");
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(moves.len(), want.len());
+    for (m, (mv, margin)) in moves.iter().zip(&want) {
+        assert_eq!(m["move"], mv.to_string());
+        assert!(m.get("eval").is_none(), "{m}");
+        assert_eq!(m["margin"], *margin);
+    }
+}
+
+/// Bad `--movetime`: malformed, zero, negative, NaN, infinite, more than a day: exit 2
+/// with a message naming the option.
+#[test]
+fn bad_movetime_is_a_usage_error_naming_the_option() {
+    for cmd in ["bestmove", "analyze"] {
+        for bad in ["abc", "0", "-1", "NaN", "inf", "86401", "1e9", ""] {
+            let (code, _, stderr) =
+                giuthi(&[cmd, "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--movetime", bad]);
+            assert_eq!(code, 2, "{cmd} --movetime {bad:?}: {stderr}");
+            assert!(stderr.contains("--movetime"), "{stderr}");
+        }
+    }
+    let (code, _, stderr) = giuthi(&["match", "--movetime", "-0.5"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--movetime"), "{stderr}");
+    let (code, _, stderr) = giuthi(&["match", "--a", "engine:depth=0"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--a") && stderr.contains("depth"),
+        "{stderr}"
+    );
+}
+
+/// `match`: the cutechess-style summary, both colours of every opening, and JSON.
+#[test]
+fn match_prints_wins_draws_losses_and_elo() {
+    let start = "giuthi 3,3,3,3,3/3,3,3,3,3 S 0,0";
+    let (code, stdout, stderr) = giuthi(&[
+        "match",
+        "--start",
+        start,
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--openings",
+        "3",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let score = stdout
+        .lines()
+        .find(|l| l.starts_with("Score of greedy vs random: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    // `W - L - D  [score] N`
+    let nums: Vec<f64> = score
+        .trim_start_matches("Score of greedy vs random: ")
+        .split(|c: char| c == '-' || c == '[' || c == ']' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().expect("number"))
+        .collect();
+    assert_eq!(nums.len(), 5, "{score}");
+    assert_eq!(nums[0] + nums[1] + nums[2], 6.0, "{score}");
+    assert_eq!(nums[4], 6.0);
+    assert!(
+        (nums[3] - (nums[0] + nums[2] / 2.0) / 6.0).abs() < 0.001,
+        "{score}"
+    );
+    assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert!(stdout.contains("playing South") && stdout.contains("playing North"));
+    let v = json_ok(&[
+        "match",
+        "--start",
+        start,
+        "--a",
+        "engine:depth=2,exact=0",
+        "--b",
+        "greedy",
+        "--openings",
+        "2",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(v["games"], 4);
+    let w =
+        v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
+    assert_eq!(w, 4);
+    assert_eq!(v["a"], "engine:depth=2,exact=0");
+}
+
+/// The heuristic search's proofs: in Kalah (no repetition, R1-R4) a complete search is
+/// exact, and it equals alpha-beta's margin on every position tried; in Giuthi (G10) it
+/// never claims a proof.
+#[test]
+fn heuristic_proofs_agree_with_alpha_beta() {
+    let mut proven = 0;
+    for p in [
+        "kalah 1,2,0/0,2,1 S 0,0",
+        "kalah 2,2,2/2,2,2 S 0,0",
+        "kalah 0,3,1/2,0,2 N 1,3",
+        "kalah 3,3,3/3,3,3 S 0,0",
+        "kalah 1,0,2,1/2,1,0,1 S 2,2",
+    ] {
+        let pos: Position<Kalah> = p.parse().expect("position");
+        let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 4);
+        let limits = Limits {
+            depth: Some(60),
+            ..Limits::default()
+        };
+        let it = h.run(&pos, &[], &limits, |_| {}).expect("a move");
+        let s = Solver::new(pos.rules.clone(), SolverOptions::default())
+            .solve(&pos)
+            .expect("solved");
+        if it.proven {
+            proven += 1;
+            assert_eq!(
+                pos.captured_difference() * 100 + it.score,
+                s.margin * 100,
+                "{p}"
+            );
+            assert!(s.best_moves.contains(&it.best), "{p}");
+        }
+    }
+    assert!(proven >= 4, "only {proven} proofs");
+    let g: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().expect("position");
+    let mut h = HeuristicSearch::new(g.rules.clone(), g.rules.default_weights(), 1);
+    let it = h
+        .run(
+            &g,
+            &[],
+            &Limits {
+                depth: Some(40),
+                ..Limits::default()
+            },
+            |_| {},
+        )
+        .expect("a move");
+    assert!(!it.proven);
+}
+
+/// G10, V3: a move back to a position of the game's history is a draw: its value is a
+/// final margin of exactly 0, whatever the evaluation.
+#[test]
+fn g10_a_move_into_the_history_scores_a_draw() {
+    let pos: Position<Giuthi> = "giuthi 2,0,3,1,0/0,2,1,0,2 S 3,1"
+        .parse()
+        .expect("position");
+    let kids = pos.children();
+    let c = kids
+        .iter()
+        .find(|c| c.captured == 0)
+        .expect("a move without capture");
+    let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 1);
+    h.set_all_moves(true);
+    let it = h
+        .run(
+            &pos,
+            &[c.state],
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            |_| {},
+        )
+        .expect("a move");
+    let (_, score, _) = it
+        .moves
+        .iter()
+        .find(|m| m.0 == c.mv)
+        .copied()
+        .expect("the move");
+    assert_eq!(pos.captured_difference() * 100 + score, 0);
+}
+
+/// Reads the lines of a positions/ file that carry a recorded best-move list.
+fn recorded_best(file: &str) -> Vec<(String, Vec<String>)> {
+    let path = format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("positions file");
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split_once(" | "))
+        .filter_map(|(p, rec)| {
+            let best = rec
+                .split_whitespace()
+                .find_map(|f| f.strip_prefix("best="))?;
+            let best: Vec<String> = best
+                .split(',')
+                .filter(|m| !m.is_empty())
+                .map(String::from)
+                .collect();
+            (!best.is_empty()).then(|| (p.trim().to_string(), best))
+        })
+        .collect()
+}
+
+/// The move `think` gives at `movetime` seconds, one thread, as `bestmove --movetime`.
+fn think_move<R: Evaluate>(pos: &Position<R>, movetime: f64) -> (String, bool) {
+    use giuthi::anytime::think::{think, ThinkOptions};
+    let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
+    let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = ThinkOptions {
+        movetime: Some(std::time::Duration::from_secs_f64(movetime)),
+        ..ThinkOptions::default()
+    };
+    let a = think(pos, &[], Some(&solver), &mut h, &stop, &opts, &|_| {});
+    (a.best.expect("a move").to_string(), a.exact)
+}
+
+/// Issue 13's target: on solved positions (the recorded best moves of positions/ and
+/// small random endgames solved by alpha-beta without a time limit) the 0.1 s move is an
+/// exact best move in at least 95% of them. Timing-dependent on a loaded machine, so
+/// `--ignored`; prints the counts (docs/anytime.md).
+#[test]
+#[ignore]
+fn solved_positions_get_a_best_move_at_a_tenth_of_a_second() {
+    let mut cases: Vec<(String, Vec<String>)> = Vec::new();
+    for f in [
+        "compositions.txt",
+        "solved-starts.txt",
+        "kiothi-endgames.txt",
+    ] {
+        cases.extend(recorded_best(f));
+    }
+    let recorded = cases.len();
+    // Small endgames: random Giuthi boards of 2x4..2x6 with 4..9 seeds, both sides to move,
+    // solved by alpha-beta (skipped if not solved within 20 s).
+    let mut rng = giuthi::anytime::matchplay::SplitMix::new(2026);
+    while cases.len() < recorded + 60 {
+        let n = 4 + rng.below(3);
+        let seeds = 4 + rng.below(6);
+        let mut pits = vec![0u32; 2 * n];
+        for _ in 0..seeds {
+            pits[rng.below(2 * n)] += 1;
+        }
+        let row = |r: &[u32]| {
+            r.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let turn = if rng.below(2) == 0 { "S" } else { "N" };
+        let text = format!(
+            "giuthi {}/{} {turn} {},{}",
+            row(&pits[..n]),
+            row(&pits[n..]),
+            rng.below(5),
+            rng.below(5)
+        );
+        let pos: Position<Giuthi> = text.parse().expect("position");
+        if pos.is_over() {
+            continue;
+        }
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let solver =
+            Solver::new(pos.rules.clone(), SolverOptions::default()).with_stop(stop.clone());
+        let s2 = stop.clone();
+        let timer = std::thread::spawn(move || {
+            for _ in 0..200 {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if s2.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+            }
+            s2.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let solved = solver.solve(&pos);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        timer.join().expect("timer");
+        if let Ok(s) = solved {
+            cases.push((text, s.best_moves.iter().map(|m| m.to_string()).collect()));
+        }
+    }
+    let (mut good, mut exact) = (0, 0);
+    for (p, best) in &cases {
+        let any: AnyPosition = p.parse().expect("position");
+        let (mv, is_exact) = with_position!(&any, pos => think_move(pos, 0.1));
+        if best.contains(&mv) {
+            good += 1;
+        } else {
+            eprintln!("not best at 0.1 s: {p}: {mv} (best {best:?}, exact {is_exact})");
+        }
+        exact += usize::from(is_exact);
+    }
+    eprintln!(
+        "{good} of {} positions ({recorded} recorded, {} random endgames) got a best move at 0.1 s; {exact} answers exact",
+        cases.len(),
+        cases.len() - recorded
+    );
+    assert!(good * 100 >= cases.len() * 95, "{good} of {}", cases.len());
+}
