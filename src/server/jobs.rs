@@ -142,29 +142,48 @@ pub struct Jobs {
     tables: Mutex<HashMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
-/// A note in one plain sentence on what the repetition rule does with these bounds.
+/// One plain sentence on what the repetition rule does here (RULES.md V3: the margin is
+/// `D + clamp(-D, lo, hi)`, a draw by repetition being worth `-D` of future margin).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::server::jobs::repetition_note;
+/// use giuthi::value::{Bounds, POS_INF};
+/// let note = repetition_note("giuthi", Bounds { lo: 3, hi: POS_INF }, -2);
+/// assert!(note.contains("margin is +1"));
+/// ```
 pub fn repetition_note(game: &str, b: Bounds, d: i32) -> String {
     if game == "kalah" {
         return "Kalah has no repetition rule, and no Kalah position can recur.".to_string();
     }
     let clause = if game == "kiothi" { "K11" } else { "G10" };
+    let m = b.exact_margin(d);
+    let (lo, hi) = (fmt_score(b.lo), fmt_score(b.hi));
     if b.lo == b.hi {
         format!(
-            "A repeated position would be a draw ({clause}), but here it changes nothing: with \
-             repetitions counted for or against the side to move the future margin is the \
-             same, {}.",
-            fmt_score(b.lo)
+            "Repetitions ({clause}) change nothing here: the future margin is {lo} whether they \
+             count for or against the side to move, so with {d:+} captured so far the margin \
+             is {m:+}."
+        )
+    } else if -d < b.lo as i32 {
+        format!(
+            "A repetition would end the game as a draw ({clause}), but the side to move does \
+             better without one: it gains at least lo = {lo} on the {d:+} captured so far, so \
+             the margin is {m:+}."
+        )
+    } else if -d > b.hi as i32 {
+        format!(
+            "A repetition would end the game as a draw ({clause}), but the opponent avoids it: \
+             the side to move gains at most hi = {hi} on the {d:+} captured so far, so the \
+             margin is {m:+}."
         )
     } else {
-        let m = b.exact_margin(d);
         format!(
-            "A repeated position ends the game as a draw ({clause}): the side to move can make \
-             at least {} more seeds than the opponent if repetitions count against it and {} if \
-             they count for it, so with the {:+} captured so far the exact margin is {:+}.",
-            fmt_score(b.lo),
-            fmt_score(b.hi),
-            d,
-            m
+            "The game ends in a draw by repetition ({clause}): the side that would lose \
+             forces a repeated position (lo = {lo}, hi = {hi}, and a draw is worth {:+} \
+             after the {d:+} captured so far), so the margin is 0.",
+            -d
         )
     }
 }

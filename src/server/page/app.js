@@ -52,12 +52,14 @@ async function open(text, { fromHash = false } = {}) {
     $('posinput').value = text;
     $('posinput').classList.add('bad');
     $('poserror').textContent = e.message;
-    if (!fromHash || !st.line.length) draw(svg, { game: 'giuthi', n: 5, pits: Array(10).fill(0), turn: 'S', captured: { south: 0, north: 0 } });
+    if (!st.line.length) draw(svg, { game: 'giuthi', n: 5, pits: Array(10).fill(0), turn: 'S', captured: { south: 0, north: 0 } });
   }
 }
 
 function setHash(text) {
-  const h = '#pos=' + encodeURIComponent(text);
+  // Commas, slashes, colons and '=' are allowed in a fragment: kept readable.
+  const enc = encodeURIComponent(text).replace(/%2C/g, ',').replace(/%2F/g, '/').replace(/%3A/g, ':').replace(/%3D/g, '=');
+  const h = '#pos=' + enc;
   if (location.hash !== h) history.replaceState(null, '', h);
 }
 
@@ -189,6 +191,9 @@ function show() {
   if (st.anim) {
     setHash(node().text);
     showMoveList();
+    const v = node().view;
+    $('status').textContent = `${sideName(v.turn)} to move next.`;
+    $('choices').replaceChildren();
     return startSolve();
   }
   drawAll();

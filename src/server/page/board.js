@@ -142,12 +142,12 @@ export class Animator {
         this.caption.textContent = e.lap === 1
           ? `Lap 1: lift ${e.seeds} seeds from pit ${e.pit} and sow ${DIR[e.dir]}.`
           : `Lap ${e.lap}: the last seed landed in an occupied pit, so the relay lifts its ${e.seeds} seeds from pit ${e.pit} and sows on, reversing to ${DIR[e.dir]} (G4).`;
-        return { lift: e.pit, hand: this.xy(e.pit), handText: `✋ ${this.hand}` };
+        return { lift: e.pit, hand: this.xy(e.pit), handText: `in hand: ${this.hand}` };
       case 'drop':
         this.hand = e.left;
-        if (e.to === 'store') { m.captured[mover] += 1; return { store: this.trace.mover, handText: `✋ ${this.hand}` }; }
+        if (e.to === 'store') { m.captured[mover] += 1; return { store: this.trace.mover, handText: `in hand: ${this.hand}` }; }
         m.pits[e.to] += 1; this.at = e.to;
-        return { drop: e.to, hand: this.xy(e.to), handText: this.hand ? `✋ ${this.hand}` : '' };
+        return { drop: e.to, hand: this.xy(e.to), handText: this.hand ? `in hand: ${this.hand}` : '' };
       case 'capture':
         m.pits[e.pit] = 0; m.captured[mover] += e.seeds;
         this.caption.textContent = `Capture: ${e.seeds} seed(s) taken from pit ${e.pit}.`;
