@@ -444,3 +444,64 @@ fn solves_are_bounded_and_stop() {
         .unwrap()
         .contains("time limit"));
 }
+
+/// `giuthi serve`: bad options are usage errors (exit 2) naming the option; a good start
+/// prints the address to open, on the loopback by default, and answers there.
+#[test]
+fn serve_command_options_and_address() {
+    let bin = env!("CARGO_BIN_EXE_giuthi");
+    let out = std::process::Command::new(bin)
+        .args(["serve", "--tb", "/no/such/folder/for/giuthi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--tb /no/such/folder/for/giuthi: no such folder"));
+    for bad in [
+        ["--port", "70000"],
+        ["--host", "localhost:1"],
+        ["--threads", "0"],
+        ["--hash", "0"],
+    ] {
+        let out = std::process::Command::new(bin)
+            .arg("serve")
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(bad[0]),
+            "{bad:?}"
+        );
+    }
+    let mut child = std::process::Command::new(bin)
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    use std::io::BufRead;
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_default()
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    // One request on the printed address: the page.
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.write_all(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        resp.starts_with("HTTP/1.0 200") || resp.starts_with("HTTP/1.1 200"),
+        "{resp}"
+    );
+    assert!(resp.contains("analysis board"));
+}

@@ -261,7 +261,62 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
             .unwrap();
         assert!(moves.contains("5ccw"), "{moves}");
 
-        // 3. A bad position typed in: the parser's message, naming the field.
+        // 3. Export the line in the positions/ format: the start carries its record.
+        c.find(Locator::Css("#export"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let exported = js(&c, "return document.getElementById('exported').value;").await;
+        let first = exported
+            .as_str()
+            .unwrap()
+            .lines()
+            .find(|l| !l.starts_with('#'))
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            first,
+            format!("{text} | lo=+3 hi=+inf margin=+1 result=win best=5cw")
+        );
+
+        // 4. A Kiothi position by address (K5): 20 pits shown, a sowing played by a click.
+        let k = "kiothi 0,0,0,0,0,4,0,0,0,0/0,0,0,0,0,0,0,0,0,6 S 0,0 play";
+        let kpos: Position<giuthi::rules::kiothi::Kiothi> = k.parse().unwrap();
+        c.goto(&format!("http://{addr}/#pos={}", k.replace(' ', "%20")))
+            .await
+            .unwrap();
+        let want: Vec<u32> = kpos.state.pits.iter().map(|&x| x as u32).collect();
+        until(20, "the Kiothi board", || {
+            let c = c.clone();
+            let want = want.clone();
+            async move { (board_counts(&c).await == want).then_some(()) }
+        })
+        .await;
+        c.find(Locator::Css("g.pit[data-pit=\"19\"]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        c.find(Locator::Css("#choices button[data-move=\"19x1\"]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let kafter = kpos.play_str("19x1").unwrap();
+        let want: Vec<u32> = kafter.state.pits.iter().map(|&x| x as u32).collect();
+        until(20, "the Kiothi board after 19x1", || {
+            let c = c.clone();
+            let want = want.clone();
+            async move { (board_counts(&c).await == want).then_some(()) }
+        })
+        .await;
+        std::fs::write(shots.join("kiothi.png"), c.screenshot().await.unwrap()).unwrap();
+
+        // 5. A bad position typed in: the parser's message, naming the field.
         let bad = "giuthi 4,4,4/4,4 S 0,0";
         let msg = bad.parse::<giuthi::AnyPosition>().unwrap_err().to_string();
         let input = c.find(Locator::Css("#posinput")).await.unwrap();

@@ -235,7 +235,7 @@ pub fn view<R: ServedGame>(pos: &Position<R>) -> Value {
         "pits": pits,
         "labels": labels,
         "captured": {"south": pos.captured.south, "north": pos.captured.north},
-        "key": r.key(s).to_string(),
+        "key": Position::new(r.clone(), *s, Default::default()).to_string(),
         "seeds_on_board": r.seeds_on_board(s),
         "over": over,
         "scores": scores,

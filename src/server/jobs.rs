@@ -113,9 +113,12 @@ impl Job {
     /// The job as the API answers it: `{"job", "state", "position", "seconds", "nodes",
     /// "progress": {"lo": [a, b], "hi": [a, b]}, "answer": {...}, "stopped_by"}`.
     pub fn to_json(&self) -> Value {
+        let mut v = (self.progress)();
         let inner = self.inner.lock().expect("job lock");
         let end = inner.finished.unwrap_or_else(Instant::now);
-        let mut v = (self.progress)();
+        if v.get("nodes").is_none() {
+            v["nodes"] = inner.answer["nodes"].clone();
+        }
         v["job"] = json!(self.id.to_string());
         v["state"] = json!(inner.state.as_str());
         v["position"] = json!(self.position);
@@ -283,10 +286,11 @@ impl Jobs {
         client: &str,
     ) -> Result<Arc<Job>, StartError> {
         if !pos.rules.can_enumerate(&pos.state) {
-            return Err(StartError::Unsolvable(format!(
+            return Err(StartError::Unsolvable(
                 "position: an opening redistribution is due (K3); exact analysis starts in the \
                  play phase"
-            )));
+                    .to_string(),
+            ));
         }
         // One running solve per client: the new one replaces the old.
         let mine: Vec<Arc<Job>> = self
@@ -334,7 +338,9 @@ impl Jobs {
             *n += 1;
             *n
         };
-        let s2 = solver.clone();
+        // The progress reader holds the solver weakly: its table is freed when the job's
+        // thread ends, even while the finished job is kept for polling.
+        let s2 = Arc::downgrade(&solver);
         let job = Arc::new(Job {
             id,
             client: client.to_string(),
@@ -342,6 +348,9 @@ impl Jobs {
             started: Instant::now(),
             stop,
             progress: Box::new(move || {
+                let Some(s2) = s2.upgrade() else {
+                    return json!({});
+                };
                 let mut v = json!({"nodes": s2.nodes(), "status": s2.status()});
                 if let Some(p) = s2.progress() {
                     v["progress"] = json!({"lo": range(p.lo), "hi": range(p.hi)});
@@ -368,8 +377,12 @@ impl Jobs {
 }
 
 fn finish(job: &Job, state: JobState, f: impl FnOnce(&mut Value)) {
+    let last = (job.progress)();
     let mut inner = job.inner.lock().expect("job lock");
     f(&mut inner.answer);
+    if state != JobState::Running {
+        inner.answer["nodes"] = last["nodes"].clone();
+    }
     if state != JobState::Running {
         inner.state = state;
         inner.finished = Some(Instant::now());
@@ -424,7 +437,6 @@ fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
                 })
                 .collect();
             a["moves"] = json!(moves);
-            a["nodes"] = json!(solver.nodes());
         }),
         Err(e) => {
             let state = if e.too_deep {

@@ -240,6 +240,7 @@ async function startSolve() {
   if (st.job) { const j = st.job; st.job = null; api.stop(j).catch(() => {}); }
   $('summary').replaceChildren();
   $('values').replaceChildren();
+  $('values').dataset.sig = '';
   const v = node().view;
   if (st.answers.has(text)) return renderAnswer({ state: 'done', answer: st.answers.get(text) });
   if (v.over) { $('progress').textContent = 'The game is over.'; return; }
@@ -301,8 +302,27 @@ function renderAnswer(j) {
     sum.append(big, b, note, pv);
   }
   const box = $('values');
+  // Rebuild the list only when it changes (a poll every 250 ms must not break a hover).
+  const sig = node().text + JSON.stringify(a.moves || null);
+  if (box.dataset.sig === sig) return;
+  box.dataset.sig = sig;
   box.replaceChildren();
-  if (!a.moves) return;
+  if (!a.moves) {
+    // Until the values come: the legal moves, to hover and click.
+    const g = document.createElement('div'); g.className = 'group';
+    for (const m of v.moves) {
+      const row = document.createElement('div'); row.className = 'mv'; row.dataset.pending = m.move;
+      const nm = document.createElement('span'); nm.className = 'name'; nm.textContent = m.move;
+      const val = document.createElement('span'); val.textContent = '…';
+      row.append(nm, val);
+      row.addEventListener('mouseenter', () => preview(m.move));
+      row.addEventListener('mouseleave', () => preview(null));
+      row.addEventListener('click', () => playMove(m.move));
+      g.appendChild(row);
+    }
+    box.appendChild(g);
+    return;
+  }
   for (const [res, title] of [['win', 'Wins'], ['draw', 'Draws'], ['loss', 'Losses']]) {
     const ms = a.moves.filter((m) => m.result === res).sort((x, y) => y.margin - x.margin);
     if (!ms.length) continue;
@@ -436,7 +456,7 @@ function exportLine() {
     if (i > 0) lines.push(`# after ${nd.move}`);
     const a = st.answers.get(nd.text);
     lines.push(a && a.margin !== undefined
-      ? `${nd.text} | lo=${a.lo} hi=${a.hi} margin=${fmt(a.margin)} result=${a.result} best=${a.best.join(',')}`
+      ? `${nd.text} | lo=${a.lo} hi=${a.hi} margin=${a.margin >= 0 ? '+' + a.margin : a.margin} result=${a.result} best=${a.best.join(',')}`
       : nd.text);
   });
   const ta = $('exported');
