@@ -30,6 +30,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod server;
 pub mod solve;
 pub mod tablebase;
 pub mod types;

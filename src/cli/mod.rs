@@ -14,6 +14,7 @@ mod moves;
 mod perft;
 mod play;
 mod plot;
+mod serve;
 mod show;
 mod solve;
 mod start;
@@ -59,6 +60,8 @@ enum Command {
     Bench(bench::Args),
     /// Plot the solved start positions of a positions file (margin by board and seeds).
     Plot(plot::Args),
+    /// Serve the analysis board in the browser (HTTP on 127.0.0.1, docs/serve.md).
+    Serve(serve::Args),
     /// Endgame tablebases: generate, probe, inspect, verify.
     #[command(subcommand)]
     Tb(tb::Command),
@@ -86,6 +89,7 @@ pub fn run() -> i32 {
         Command::Match(a) => match_::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Tb(c) => tb::run(c),
     };
     match result {

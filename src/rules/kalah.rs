@@ -120,7 +120,8 @@ impl Kalah {
         }
     }
 
-    fn row(&self, side: Side) -> std::ops::Range<usize> {
+    /// The pits of `side`'s row: North `0..m`, South `m..2m`.
+    pub fn row(&self, side: Side) -> std::ops::Range<usize> {
         let m = self.m as usize;
         match side {
             Side::North => 0..m,

@@ -9,6 +9,7 @@
 pub mod giuthi;
 pub mod kalah;
 pub mod kiothi;
+pub mod trace;
 
 use crate::notation::ParsePositionError;
 use crate::position::Position;

@@ -1,0 +1,65 @@
+//! `giuthi serve`: the analysis board in the browser (the server lives in the library,
+//! `giuthi::server`; this file reads the options).
+
+use super::common::usage;
+use giuthi::server::JobLimits;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `giuthi serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    giuthi serve                      # http://127.0.0.1:8080/\n  \
+    giuthi serve --port 9000 --tb tb5 --hash 512\n\n\
+    Open the printed address. A position opens from the address: \
+    http://127.0.0.1:8080/#pos=giuthi%201,0,0,0/1,3,0,0%20S%200,2 . The API is described \
+    in docs/serve.md. Solves run in the background, one per page, each stopped after \
+    --time-limit seconds or when its page goes away.")]
+pub struct Args {
+    /// TCP port (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on (default the loopback 127.0.0.1: only this machine can reach
+    /// the page; the server has no authentication).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Probe the endgame tablebases in DIR during solves (made by `giuthi tb gen`).
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
+    /// Search threads of one solve, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Transposition table of one solve in megabytes, 1 to 16384.
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+    /// Seconds after which a solve is stopped (it reports what it proved), 1 to 86400.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub time_limit: u64,
+    /// Solves running at once over all pages, 1 to 64.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub max_solves: u16,
+}
+
+/// Runs `giuthi serve`; returns the exit code.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if let Some(dir) = &args.tb {
+        if !dir.is_dir() {
+            return Err(usage(format!("--tb {}: no such folder", dir.display())));
+        }
+    }
+    let limits = JobLimits {
+        threads: args.threads as usize,
+        hash_mb: args.hash as usize,
+        time_limit: Duration::from_secs(args.time_limit),
+        max_running: args.max_solves as usize,
+        tb: args.tb,
+        ..JobLimits::default()
+    };
+    let addr = SocketAddr::new(args.host, args.port);
+    giuthi::server::run(addr, limits)
+        .map_err(|e| usage(format!("--host {} --port {}: {e}", args.host, args.port)))?;
+    Ok(0)
+}
