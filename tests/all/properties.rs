@@ -2,7 +2,7 @@
 //! symmetries of RULES.md G11, `play` agreeing with `children`, and no panic on any string
 //! given to the parsers (N4).
 
-mod common;
+use crate::common;
 
 use common::{giuthi, giuthi_state, kalah, VARIANTS};
 use giuthi::index::Ranker;
