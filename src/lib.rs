@@ -24,8 +24,11 @@
 #![warn(missing_docs)]
 
 pub mod anytime;
+pub mod any;
 pub mod checksum;
+pub mod fsutil;
 pub mod index;
+pub mod line;
 pub mod notation;
 pub mod perft;
 pub mod position;
@@ -36,7 +39,8 @@ pub mod tablebase;
 pub mod types;
 pub mod value;
 
-pub use notation::{AnyPosition, ParsePositionError};
+pub use any::AnyPosition;
+pub use notation::ParsePositionError;
 pub use position::Position;
 pub use rules::{Child, IllegalMove, ParseMoveError, Rules};
 pub use types::{BySide, Direction, Side};

@@ -1,4 +1,8 @@
-//! Position notation (RULES.md N1, N3, N4): parsing and printing.
+//! Position notation (RULES.md N1, N3, N4): the shared field parsers and printers.
+//!
+//! This module sits below the rules: every game's parser (`Rules::parse_fields`) uses
+//! these pieces, and nothing here names a game's types. Which game a string belongs to is
+//! decided above the rules, in [`crate::any`] ([`AnyPosition`](crate::AnyPosition)).
 //!
 //! # Format
 //!
@@ -15,24 +19,16 @@
 //! # Examples
 //!
 //! ```
-//! use giuthi::notation::AnyPosition;
+//! use giuthi::AnyPosition;
 //! let p: AnyPosition = "giuthi:chain=one 4,4,4,4,4/4,4,4,4,4 S".parse()?;
 //! assert_eq!(p.to_string(), "giuthi:chain=one 4,4,4,4,4/4,4,4,4,4 S 0,0");
 //! let err = "giuthi 4,4,4,4,4/4,4,4,4 S".parse::<AnyPosition>().unwrap_err();
 //! assert!(err.to_string().starts_with("field board"));
-//! # Ok::<(), giuthi::notation::ParsePositionError>(())
+//! # Ok::<(), giuthi::ParsePositionError>(())
 //! ```
 
-use crate::position::Position;
-use crate::rules::giuthi::{
-    Giuthi, GiuthiState, ParseVariantError, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD,
-};
-use crate::rules::kalah::Kalah;
-use crate::rules::kiothi::Kiothi;
-use crate::rules::Rules;
 use crate::types::{BySide, Side};
 use std::fmt;
-use std::str::FromStr;
 
 /// A position string that does not parse; the message names the field and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -87,6 +83,31 @@ pub enum ParsePositionError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// A variant string that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseVariantError {
+    /// Not of the form `key=value`.
+    #[error("field variant: expected key=value, found {0:?}")]
+    Syntax(String),
+    /// An unknown key.
+    #[error("field variant: unknown key {0:?} (keys: chain, origin, end)")]
+    UnknownKey(String),
+    /// A value the key does not take.
+    #[error("field variant: {key} takes {expected}, found {found:?}")]
+    UnknownValue {
+        /// The key.
+        key: &'static str,
+        /// The values it takes.
+        expected: &'static str,
+        /// The value given.
+        found: String,
+    },
+    /// A key given twice.
+    #[error("field variant: key {0} given twice")]
+    Repeated(&'static str),
 }
 
 /// Parses one number without sign or leading zeros.
@@ -181,79 +202,6 @@ pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParseP
     Ok(BySide::new(s as u16, n as u16))
 }
 
-/// The fields of a pit-board position (`<board> <turn> [<pair>]`, Giuthi and Kalah),
-/// parsed and checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PitFields {
-    /// The state: pits in index order (North's row first), the rest 0, and the turn.
-    pub state: GiuthiState,
-    /// Pits a row.
-    pub n: usize,
-    /// The captured seeds (or stores) per side; `0,0` when the field is absent.
-    pub pair: BySide<u16>,
-}
-
-/// Parses `<board> <turn> [<pair>]` for a game whose rows take `min_n..=16` pits and whose
-/// board holds at most 255 seeds; `syntax` is the whole form, for the error message
-/// (`giuthi <board> <turn> [<captured>]`), `pair_field` the name of the last field.
-///
-/// # Errors
-///
-/// [`ParsePositionError`] naming the missing or malformed field.
-pub fn parse_pit_fields(
-    fields: &[&str],
-    min_n: usize,
-    syntax: &str,
-    pair_field: &'static str,
-) -> Result<PitFields, ParsePositionError> {
-    match fields.len() {
-        0 => {
-            return Err(ParsePositionError::Missing {
-                field: "board",
-                expected: "the pits after the game name, North's row / South's row",
-            })
-        }
-        1 => {
-            return Err(ParsePositionError::Missing {
-                field: "turn",
-                expected: "S or N after the board",
-            })
-        }
-        2 | 3 => {}
-        k => {
-            return Err(ParsePositionError::Fields {
-                field: "position",
-                reason: format!("expected `{syntax}`, found {k} field(s) after the game name"),
-            })
-        }
-    }
-    let (pits, n) = parse_rows(
-        fields[0],
-        min_n,
-        MAX_PITS_PER_ROW,
-        MAX_SEEDS_ON_BOARD as u64,
-    )?;
-    let total: u64 = pits.iter().sum();
-    if total > MAX_SEEDS_ON_BOARD as u64 {
-        return Err(ParsePositionError::Board(format!(
-            "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
-        )));
-    }
-    let turn = parse_turn(fields[1])?;
-    let pair = match fields.get(2) {
-        Some(t) => parse_pair(pair_field, t)?,
-        None => BySide::default(),
-    };
-    let mut state = GiuthiState {
-        pits: [0; 2 * MAX_PITS_PER_ROW],
-        turn,
-    };
-    for (i, &v) in pits.iter().enumerate() {
-        state.pits[i] = v as u8;
-    }
-    Ok(PitFields { state, n, pair })
-}
-
 /// Writes `n`-pit rows `0..n / n..2n`, comma separated.
 pub fn write_rows(
     f: &mut fmt::Formatter<'_>,
@@ -293,77 +241,5 @@ pub fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionEr
     Ok((game, variant, fields))
 }
 
-impl<R: Rules> FromStr for Position<R> {
-    type Err = ParsePositionError;
-    fn from_str(text: &str) -> Result<Self, ParsePositionError> {
-        let (game, variant, fields) = split_head(text)?;
-        let pos = R::parse_fields(variant, &fields);
-        match pos {
-            Ok(p) if p.rules.name() == game => Ok(p),
-            _ if !KNOWN_GAMES.contains(&game) => {
-                Err(ParsePositionError::UnknownGame(game.to_string()))
-            }
-            Ok(p) => Err(ParsePositionError::Other {
-                field: "game",
-                reason: format!("expected {}, found {game}", p.rules.name()),
-            }),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-impl<R: Rules> fmt::Display for Position<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.rules.write_position(self, f)
-    }
-}
-
 /// The game names the notation knows.
 pub const KNOWN_GAMES: &[&str] = &["giuthi", "kalah", "kiothi"];
-
-/// A position of any game the engine knows, chosen by the first word of its notation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnyPosition {
-    /// A Giuthi position.
-    Giuthi(Position<Giuthi>),
-    /// A Kalah position.
-    Kalah(Position<Kalah>),
-    /// A Kiothi position (RULES.md K1-K12).
-    Kiothi(Position<Kiothi>),
-}
-
-impl FromStr for AnyPosition {
-    type Err = ParsePositionError;
-    fn from_str(text: &str) -> Result<Self, ParsePositionError> {
-        let (game, variant, fields) = split_head(text)?;
-        match game {
-            "giuthi" => Ok(AnyPosition::Giuthi(Giuthi::parse_fields(variant, &fields)?)),
-            "kalah" => Ok(AnyPosition::Kalah(Kalah::parse_fields(variant, &fields)?)),
-            "kiothi" => Ok(AnyPosition::Kiothi(Kiothi::parse_fields(variant, &fields)?)),
-            _ => Err(ParsePositionError::UnknownGame(game.to_string())),
-        }
-    }
-}
-
-impl fmt::Display for AnyPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyPosition::Giuthi(p) => p.fmt(f),
-            AnyPosition::Kalah(p) => p.fmt(f),
-            AnyPosition::Kiothi(p) => p.fmt(f),
-        }
-    }
-}
-
-/// Runs generic code on the position inside an [`AnyPosition`]:
-/// `with_position!(any, p => expr)` binds `p: &Position<R>` for the right `R`.
-#[macro_export]
-macro_rules! with_position {
-    ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            $crate::notation::AnyPosition::Giuthi($p) => $body,
-            $crate::notation::AnyPosition::Kalah($p) => $body,
-            $crate::notation::AnyPosition::Kiothi($p) => $body,
-        }
-    };
-}

@@ -1,7 +1,10 @@
 //! A full position: the rules, the store-independent state and the captured seeds.
 
+use crate::notation::{split_head, ParsePositionError, KNOWN_GAMES};
 use crate::rules::{Child, IllegalMove, Rules};
 use crate::types::{BySide, Side};
+use std::fmt;
+use std::str::FromStr;
 
 /// A position of game `R`: rules (board size, variant), state (board, turn) and the seeds
 /// each side has captured (in Kalah and Kiothi: the stores or prisons).
@@ -126,5 +129,30 @@ impl<R: Rules> Position<R> {
         s[t] += mover_share;
         s[t.opponent()] += board - mover_share;
         s
+    }
+}
+
+impl<R: Rules> FromStr for Position<R> {
+    type Err = ParsePositionError;
+    fn from_str(text: &str) -> Result<Self, ParsePositionError> {
+        let (game, variant, fields) = split_head(text)?;
+        let pos = R::parse_fields(variant, &fields);
+        match pos {
+            Ok(p) if p.rules.name() == game => Ok(p),
+            _ if !KNOWN_GAMES.contains(&game) => {
+                Err(ParsePositionError::UnknownGame(game.to_string()))
+            }
+            Ok(p) => Err(ParsePositionError::Other {
+                field: "game",
+                reason: format!("expected {}, found {game}", p.rules.name()),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.rules.write_position(self, f)
     }
 }

@@ -47,15 +47,85 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
             .map_err(|e| usage(format!("{}:{}: {e}", path.display(), no + 1)));
     }
     let looks_like_path = !arg.is_empty() && !arg.contains(' ') && !arg.contains(',');
+    // A path-like word (a folder separator or a file extension) is a file the user meant.
+    let surely_path = looks_like_path && (arg.contains('/') || arg.contains('.'));
     if looks_like_path && path.is_dir() {
         Err(usage(format!(
-            "{err} ({arg:?} is a directory, not a position file)"
+            "{arg}: a directory, not a position file (and not a position either: {err})"
+        )))
+    } else if surely_path {
+        Err(usage(format!(
+            "{arg}: no such file: no file named {arg:?} exists (and it is not a position \
+             either: {err})"
         )))
     } else if looks_like_path {
         Err(usage(format!("{err} (and no file named {arg:?} exists)")))
     } else {
         Err(usage(err))
     }
+}
+
+/// Reads a text file the user named (a FILE argument).
+///
+/// # Errors
+///
+/// A usage error (exit 2) naming `what` and the path when nothing is there, or a folder
+/// is; an I/O error (exit 1) when the file exists but cannot be read.
+pub fn read_named_file(what: &str, path: &Path) -> anyhow::Result<String> {
+    if path.is_dir() {
+        return Err(usage(format!(
+            "{what} {}: a folder, not a file",
+            path.display()
+        )));
+    }
+    if !path.exists() {
+        return Err(usage(format!("{what} {}: no such file", path.display())));
+    }
+    std::fs::read_to_string(path)
+        .with_context(|| format!("{what} {}: cannot read it", path.display()))
+}
+
+/// Says on stderr when `--hash MB` cannot be used as asked: the transposition table holds
+/// a power of two of buckets, so a size that is not a power of two of megabytes gets the
+/// largest such table below it (issue 16: `--hash 127` silently gave 64 MB).
+pub fn note_hash_rounding(hash_mb: Option<u32>) {
+    if let Some(mb) = hash_mb {
+        let bytes = giuthi::solve::tt::Table::slots_for_mb(mb as usize) * 16;
+        if bytes != (mb as usize) << 20 {
+            eprintln!(
+                "note: --hash {mb}: the table uses {} MB (its size is a power of two of \
+                 megabytes, the largest not above the size asked)",
+                bytes >> 20
+            );
+        }
+    }
+}
+
+/// `n` and the noun, singular or plural: `1 mismatch`, `2 mismatches`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// An error message cut to a readable length: a line longer than 400 characters keeps
+/// its start and end, with the number of characters left out (a malformed 2 MB line is
+/// not echoed in full).
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 400;
+    text.lines()
+        .map(|line| {
+            let chars: Vec<char> = line.chars().collect();
+            if chars.len() <= MAX {
+                return line.to_string();
+            }
+            let head: String = chars[..240].iter().collect();
+            let tail: String = chars[chars.len() - 120..].iter().collect();
+            format!(
+                "{head} [... {} characters left out ...] {tail}",
+                chars.len() - 360
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// What a game calls the seeds a side has taken: Giuthi's leave the board ("captured"),

@@ -15,6 +15,7 @@ mod perft;
 mod play;
 mod plot;
 mod serve;
+mod progress;
 mod show;
 mod solve;
 mod start;
@@ -30,7 +31,7 @@ pub use common::{usage, Usage};
 /// captured seeds south,north). Wherever a POSITION is asked for, a path to a file whose
 /// first non-comment line is a position works too.
 #[derive(Debug, Parser)]
-#[command(name = "giuthi", version, about, long_about = None, propagate_version = true)]
+#[command(name = "giuthi", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -95,7 +96,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", error_text(&e));
+            eprintln!("error: {}", common::clip(&error_text(&e)));
             if e.chain().any(|c| c.is::<Usage>()) {
                 2
             } else {

@@ -7,7 +7,8 @@
 //! keys `move` (N2), `position` (the canonical N1 string after the move), `captured`
 //! (seeds the mover captured with this move) and `extra_move` (whether the same side moves
 //! again, G5b / R2). A player who must pass (G8) gets one object with `"move": "pass"`; a
-//! finished game gets `[]`.
+//! finished game gets `[]`. A Kiothi opening redistribution (K3) has too many moves to
+//! list: a usage error (exit 2) with or without `--json`.
 //!
 //! # Stability
 //!
@@ -63,12 +64,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                     .map(|m| m.to_string())
                     .unwrap_or_else(|| "none".to_string())
             );
-            if args.json {
-                // No list to give: `[]` would claim the game is over.
-                return Err(usage(msg));
-            }
-            super::common::emit(&format!("{msg}\n"))?;
-            return Ok(0);
+            // No list to give, in text or JSON (`[]` would claim the game is over): the
+            // same usage error either way, as `perft` on an opening.
+            return Err(usage(msg));
         }
     }
     let text = if args.json {

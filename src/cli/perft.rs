@@ -4,7 +4,8 @@
 //! 0 below depth 0 (see [`giuthi::perft`]).
 
 use super::common::{emit, read_position, usage};
-use giuthi::perft::{divide, perft};
+use super::progress::{self, with_status, Status};
+use giuthi::perft::perft;
 use giuthi::{with_position, Position, Rules};
 use std::time::Instant;
 
@@ -28,6 +29,13 @@ pub struct Args {
     /// Also print each legal move with the count below it (depth D-1).
     #[arg(long)]
     pub divide: bool,
+    /// Print one JSON object: {"position", "depth", "nodes", "seconds"} and, with
+    /// --divide, "divide": [{"move", "nodes"}, ...].
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Runs `giuthi perft`; returns the exit code.
@@ -42,12 +50,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return Err(usage("--depth: --divide needs a depth of at least 1"));
     }
     let any = read_position(&args.position)?;
-    with_position!(&any, p => report(p, args.depth, args.divide))?;
+    with_position!(&any, p => report(p, &args))?;
     Ok(0)
 }
 
-/// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second.
-fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) -> anyhow::Result<()> {
+/// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second
+/// (or, with `json`, one JSON object). The count is made move by move (the sum of the
+/// divide), so a progress line can say which root move is being counted.
+fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<()> {
+    let (depth, split) = (args.depth, args.divide);
     if !pos.rules.can_enumerate(&pos.state) {
         return Err(usage(format!(
             "{pos}: an opening redistribution is due (K3); its moves are not enumerated, \
@@ -55,16 +66,54 @@ fn report<R: Rules>(pos: &Position<R>, depth: u32, split: bool) -> anyhow::Resul
         )));
     }
     let started = Instant::now();
-    let nodes = if split {
-        let parts = divide(&pos.rules, &pos.state, depth);
+    let status = Status::default();
+    let show = progress::wanted(args.quiet, args.json);
+    let parts: Vec<(String, u64)> = if depth == 0 {
+        Vec::new()
+    } else {
+        let children = pos.children();
+        let total = children.len();
+        with_status(show, &status, || {
+            children
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    status.set(format!(
+                        "perft {depth}: root move {} of {total} ({})",
+                        i + 1,
+                        c.mv
+                    ));
+                    (c.mv.to_string(), perft(&pos.rules, &c.state, depth - 1))
+                })
+                .collect()
+        })
+    };
+    let nodes: u64 = if depth == 0 {
+        perft(&pos.rules, &pos.state, 0)
+    } else {
+        parts.iter().map(|(_, c)| c).sum()
+    };
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut v = serde_json::json!({
+            "position": pos.to_string(),
+            "depth": depth,
+            "nodes": nodes,
+            "seconds": secs,
+        });
+        if split {
+            v["divide"] = parts
+                .iter()
+                .map(|(m, c)| serde_json::json!({"move": m, "nodes": c}))
+                .collect();
+        }
+        return emit(&format!("{v}\n"));
+    }
+    if split {
         for (mv, count) in &parts {
             emit(&format!("{mv} {count}\n"))?;
         }
-        parts.iter().map(|(_, c)| c).sum()
-    } else {
-        perft(&pos.rules, &pos.state, depth)
-    };
-    let secs = started.elapsed().as_secs_f64();
+    }
     emit(&format!("perft {depth}: {nodes}\n"))?;
     let rate = if secs > 0.0 {
         format!("{:.0} nodes/s", nodes as f64 / secs)

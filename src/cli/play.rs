@@ -28,12 +28,16 @@ pub struct Args {
     /// position after it.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Print one JSON object: {"start", "moves": [{"ply", "side", "move", "laps", "sown",
+    /// "captured", "extra_move", "position"}, ...], "position", "end"} (docs/cli.md).
+    #[arg(long, conflicts_with = "verbose")]
+    pub json: bool,
 }
 
 /// Runs `giuthi play`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let any = read_position(&args.position)?;
-    with_position!(&any, p => play_line(p, &args.moves, args.verbose))
+    with_position!(&any, p => play_line(p, &args.moves, args.verbose, args.json))
 }
 
 /// Plays `moves` from `start`, printing the steps when `verbose`, then the final position.
@@ -41,7 +45,9 @@ fn play_line<R: Rules>(
     start: &Position<R>,
     moves: &[String],
     verbose: bool,
+    json: bool,
 ) -> anyhow::Result<i32> {
+    let mut steps: Vec<serde_json::Value> = Vec::new();
     let total = moves.len();
     let repetition = has_repetition_rule(start.rules.name());
     // Every position seen so far (board, marks, turn), with the ply it occurred at.
@@ -83,6 +89,18 @@ fn play_line<R: Rules>(
                 return Err(usage(format!("{label}, {reason}")));
             }
         };
+        if json {
+            steps.push(serde_json::json!({
+                "ply": ply,
+                "side": pos.turn().letter().to_string(),
+                "move": child.mv.to_string(),
+                "laps": child.laps,
+                "sown": child.sown,
+                "captured": child.captured,
+                "extra_move": !child.turn_passes,
+                "position": next.to_string(),
+            }));
+        }
         if verbose {
             emit(&format!(
                 "{ply}. {}: laps {}, sown {}, captured {}, {} -> {next}\n",
@@ -105,6 +123,30 @@ fn play_line<R: Rules>(
                 seen.insert(pos.state, ply);
             }
         }
+    }
+    if json {
+        let end = match drawn {
+            Some((at, first)) => Some(format!(
+                "draw by repetition: move {at} repeats {} (G10)",
+                if first == 0 {
+                    "the given position".to_string()
+                } else {
+                    format!("the position after move {first}")
+                }
+            )),
+            None if pos.is_over() => {
+                Some(format!("game over: {}", scores_line(pos.final_scores())))
+            }
+            None => None,
+        };
+        let v = serde_json::json!({
+            "start": start.to_string(),
+            "moves": steps,
+            "position": pos.to_string(),
+            "end": end,
+        });
+        emit(&format!("{v}\n"))?;
+        return Ok(0);
     }
     emit(&format!("{pos}\n"))?;
     if let Some((at, first)) = drawn {

@@ -5,12 +5,13 @@ use anyhow::Context;
 use giuthi::{AnyPosition, Rules};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `giuthi plot`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example:\n  giuthi plot positions/solved-starts.txt positions/solved-starts-slow.txt --out docs/margins.svg\n\n\
+    after_help = "Examples:\n  giuthi plot positions/solved-starts.txt positions/solved-starts-slow.txt --out docs/margins.svg\n  \
+    giuthi plot positions/solved-starts.txt > margins.svg      # without --out: the SVG on stdout\n\n\
     Reads every line of the FILEs that carries a recorded solution (docs/positions.md) and whose \
     position is a start position (every pit holds the same number of seeds, nothing \
     captured), and plots its margin for the first player (South) against the seeds per \
@@ -20,9 +21,10 @@ pub struct Args {
     /// Positions files with recorded solutions (format: docs/positions.md).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// Where to write the SVG.
-    #[arg(long, value_name = "SVG", default_value = "docs/margins.svg")]
-    pub out: PathBuf,
+    /// Where to write the SVG (written whole: to a temporary name, then renamed; a file
+    /// there is replaced). Without it the SVG goes to standard output.
+    #[arg(long, value_name = "SVG")]
+    pub out: Option<PathBuf>,
 }
 
 /// The plotted points of one file's `text` by board name: (seeds per pit, margin). A
@@ -86,8 +88,7 @@ fn points(file: &str, text: &str, series: &mut BTreeMap<String, Vec<(i32, i32)>>
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut series: BTreeMap<String, Vec<(i32, i32)>> = BTreeMap::new();
     for f in &args.files {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        let text = super::common::read_named_file("FILE", f)?;
         points(&f.display().to_string(), &text, &mut series);
     }
     // A start recorded in several files (by two routes) is one point; two different
@@ -112,29 +113,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let all: Vec<(i32, i32)> = series.values().flatten().copied().collect();
     let x_max = all.iter().map(|p| p.0).max().unwrap_or(1) + 1;
     let y_abs = all.iter().map(|p| p.1.abs()).max().unwrap_or(1).max(2) + 2;
-    if args.out.is_dir() {
-        return Err(usage(format!(
-            "--out {}: is a folder; give the SVG file's path",
-            args.out.display()
-        )));
+    if let Some(out) = &args.out {
+        check_out(out)?;
     }
-    let parent = match args.out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if !parent.is_dir() {
-        return Err(usage(format!(
-            "--out {}: the folder {} does not exist",
-            args.out.display(),
-            parent.display()
-        )));
-    }
-    // Written beside the target and renamed, so a reader never sees half a file.
-    let mut tmp_name = args.out.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
-    let tmp = parent.join(tmp_name);
+    let mut svg = String::new();
     {
-        let root = SVGBackend::new(&tmp, (720, 440)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (720, 440)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(
@@ -171,8 +155,35 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .draw()?;
         root.present()?;
     }
-    std::fs::rename(&tmp, &args.out)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), args.out.display()))?;
-    println!("wrote {} ({} series)", args.out.display(), series.len());
+    match &args.out {
+        None => super::common::emit(&svg)?,
+        Some(out) => {
+            giuthi::fsutil::write_atomic(out, svg.as_bytes())
+                .with_context(|| format!("--out {}: cannot write the SVG", out.display()))?;
+            println!("wrote {} ({} series)", out.display(), series.len());
+        }
+    }
     Ok(0)
+}
+
+/// `--out` names a file in an existing folder: a usage error naming the option otherwise.
+fn check_out(out: &Path) -> anyhow::Result<()> {
+    if out.is_dir() {
+        return Err(usage(format!(
+            "--out {}: is a folder; give the SVG file's path",
+            out.display()
+        )));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(usage(format!(
+            "--out {}: the folder {} does not exist",
+            out.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }

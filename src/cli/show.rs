@@ -10,20 +10,58 @@ use std::fmt::Write;
 
 /// Arguments of `giuthi show`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:\n  giuthi show 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0'")]
+#[command(
+    after_help = "Examples:\n  giuthi show 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0'\n  \
+    giuthi show --json 'kalah 4,4,4/4,4,4 S 0,0'"
+)]
 pub struct Args {
     /// The position: a position string (RULES.md N1) or a file whose first non-comment
     /// line is one.
     #[arg(value_name = "POSITION")]
     pub position: String,
+    /// Print one JSON object: {"position", "game", "pits_per_row", "pits", "labels",
+    /// "turn", "captured", "legal_moves", "over", "final_scores"} (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `giuthi show`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let any = read_position(&args.position)?;
-    let text = with_position!(&any, p => draw(p));
+    let text = if args.json {
+        format!("{}\n", with_position!(&any, p => json(p)))
+    } else {
+        with_position!(&any, p => draw(p))
+    };
     super::common::emit(&text)?;
     Ok(0)
+}
+
+/// `pos` as the JSON object of `show --json`: the pits in index order (RULES.md N1:
+/// North's row `0..n`, then South's), their labels as `show` draws them (Kiothi marks),
+/// the turn (`S` or `N`), the captured seeds (stores, prisons) by side, the number of
+/// legal moves (`null` while a Kiothi opening redistribution is due: too many to count),
+/// whether the game is over, and then the final scores (else `null`).
+pub fn json<R: Rules>(pos: &Position<R>) -> serde_json::Value {
+    let rules = &pos.rules;
+    let n = rules.pits_per_row();
+    let over = pos.is_over();
+    let enumerable = rules.can_enumerate(&pos.state);
+    serde_json::json!({
+        "position": pos.to_string(),
+        "game": rules.name(),
+        "pits_per_row": n,
+        "pits": (0..2 * n).map(|p| rules.seeds(&pos.state, p)).collect::<Vec<_>>(),
+        "labels": (0..2 * n).map(|p| rules.pit_label(&pos.state, p)).collect::<Vec<_>>(),
+        "turn": pos.turn().letter().to_string(),
+        "captured": {"south": pos.captured.south, "north": pos.captured.north},
+        "legal_moves": enumerable.then(|| pos.children().len()),
+        "over": over,
+        "final_scores": over.then(|| {
+            let s = pos.final_scores();
+            serde_json::json!({"south": s.south, "north": s.north})
+        }),
+    })
 }
 
 /// The drawing of `pos`: the canonical string, the board, the captured seeds, the side to

@@ -37,7 +37,8 @@ use std::time::{Duration, Instant};
     lo/hi: RULES.md V2 for the side to move (future margin when a repetition is the worst / \
     best outcome for the mover); margin: the exact final margin for the side to move, \
     captured seeds included (V3); best: every move reaching it, the position counted as \
-    already played (V4). File format: docs/positions.md.\n\n\
+    already played (V4). File format: docs/positions.md. With a file and --tb, the lines of \
+    a game or board DIR has no tables for are solved without them.\n\n\
     Exit codes: 0 solved (and, with --check, every record matched); 1 a failure or a \
     --check mismatch; 2 a usage error; 3 stopped because a path deeper than --max-ply was \
     needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, with --json also as a JSON line: stopped, lo_range, hi_range, margin; \
@@ -92,8 +93,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Probe the endgame tablebases in DIR inside the search (made by `giuthi tb gen` for
-    /// the same game, variant and board; every layer present is used). With `solve FILE`,
-    /// the lines of a game or board DIR has no tables for are solved without them.
+    /// the same game, variant and board; every layer present is used).
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
@@ -112,6 +112,7 @@ impl SearchArgs {
     /// The options as the solver helpers take them; no progress display with `json`, with
     /// `--quiet` or when stderr is not a terminal.
     pub(super) fn common(&self, json: bool) -> Common {
+        super::common::note_hash_rounding(self.hash);
         Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
             hash_mb: self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize),
@@ -570,7 +571,7 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
         } else {
             println!("best {}", moves_to_strings(&s.best_moves).join(" "));
         }
-        println!("pv {}", moves_to_strings(&s.pv).join(" "));
+        println!("pv {}", giuthi::line::Line::replay(pos, &s.pv));
         if let Some(moves) = moves {
             let each: Vec<String> = moves.iter().map(|(m, x)| format!("{m} {x:+}")).collect();
             println!("moves {}", each.join(", "));
@@ -760,8 +761,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     if !args.json {
         println!(
-            "{solved} solved, {checked} checked against the file, {mismatches} mismatches, \
+            "{solved} solved, {checked} checked against the file, {}, \
              {skipped} without a recorded solution skipped, {:.3} s",
+            super::common::count(mismatches, "mismatch", "mismatches"),
             t.elapsed().as_secs_f64()
         );
     }

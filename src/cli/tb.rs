@@ -1,8 +1,9 @@
 //! `giuthi tb gen|probe|stats|verify`: endgame tablebases.
 
-use super::common::read_position;
+use super::common::{count, read_position};
+use super::progress::{self, with_status, Status};
 use super::usage;
-use anyhow::Context;
+use giuthi::line::Line;
 use giuthi::rules::giuthi::{Giuthi, Variant};
 use giuthi::rules::kalah::Kalah;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
@@ -73,6 +74,11 @@ pub struct GenArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print one JSON object at the end: {"dir", "layers": [{"seeds", "positions",
+    /// "kept", "scanned", "edges", "sweeps", "seconds", "cpu_seconds", "bytes"}],
+    /// "positions", "bytes", "seconds", "stopped"} (docs/cli.md); no progress bar.
+    #[arg(long)]
+    json: bool,
     /// Tests only: stop as Ctrl-C would once a layer has done this many sweeps in this
     /// run (0: during its scan).
     #[arg(long, hide = true, value_name = "SWEEPS")]
@@ -93,10 +99,14 @@ pub struct ProbeArgs {
     /// Print JSON (the fields of `solve --json`).
     #[arg(long)]
     json: bool,
-    /// Most states explored to decide a non-capturing move's value with the root counted
-    /// as played (V4).
-    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Most states the tables' own V4 check explores (the part of the root's layer a
+    /// non-capturing move can reach); past it, every move's V4 value comes from
+    /// alpha-beta on the same tables, as `solve --tb --analyze`.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     v4_limit: u64,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
     /// Value moves with the root as an ordinary position (V3), skipping the V4 check
     /// (a best move may then reach the margin only by repeating the root).
     #[arg(long)]
@@ -135,6 +145,13 @@ pub struct VerifyArgs {
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print one JSON object: {"dir", "ok", "failures", "tables": [{"tables", "layers":
+    /// [{"seeds", "checked", "mismatches", "examples"}]}]} (docs/cli.md).
+    #[arg(long)]
+    json: bool,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// Runs a `giuthi tb` subcommand; returns the exit code.
@@ -190,6 +207,14 @@ fn default_memory_mb() -> u64 {
         .unwrap_or(8192)
 }
 
+/// A board the rules refuse, as a usage error naming `--pits` (the rules' message names
+/// the notation's `field board`).
+fn pits_error(pits: usize, e: impl std::fmt::Display) -> anyhow::Error {
+    let e = e.to_string();
+    let reason = e.strip_prefix("field board: ").unwrap_or(&e);
+    usage(format!("--pits {pits}: {reason}"))
+}
+
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
     if a.out.exists() && !a.out.is_dir() {
         return Err(usage(format!(
@@ -201,41 +226,81 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         threads: a.threads.map(usize::from),
         memory_mb: a.memory.unwrap_or_else(default_memory_mb),
         mirror: !a.no_mirror,
-        progress: !a.quiet,
+        progress: !a.quiet && !a.json,
         stop: Some(super::solve::stop_flag()),
         stop_after_sweeps: a.stop_after_sweeps,
     };
     let t0 = Instant::now();
+    let mut done: Vec<serde_json::Value> = Vec::new();
+    let mut on_layer = |r: &LayerReport| {
+        if a.json {
+            done.push(layer_json(r));
+        } else {
+            print_layer(r);
+        }
+    };
     let reports = match a.game.as_str() {
         "giuthi" => {
             let v: Variant = a.variant.parse().map_err(usage)?;
-            let g = Giuthi::new(a.pits, v).map_err(usage)?;
-            generate_with(&g, &a.out, a.max_seeds, &opts, print_layer)
+            let g = Giuthi::new(a.pits, v).map_err(|e| pits_error(a.pits, e))?;
+            generate_with(&g, &a.out, a.max_seeds, &opts, &mut on_layer)
         }
         "kalah" => {
             if !a.variant.is_empty() {
                 return Err(usage("kalah has no variants"));
             }
-            let k = Kalah::new(a.pits).map_err(usage)?;
-            generate_with(&k, &a.out, a.max_seeds, &opts, print_layer)
+            let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
+            generate_with(&k, &a.out, a.max_seeds, &opts, &mut on_layer)
         }
         other => return Err(usage(format!("unknown game {other:?}: giuthi or kalah"))),
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    let summary = |stopped: Option<String>| {
+        let positions: u64 = done.iter().filter_map(|l| l["positions"].as_u64()).sum();
+        let bytes: u64 = done.iter().filter_map(|l| l["bytes"].as_u64()).sum();
+        json!({
+            "dir": a.out.display().to_string(),
+            "layers": done,
+            "positions": positions,
+            "bytes": bytes,
+            "seconds": secs,
+            "stopped": stopped,
+        })
     };
     let reports = match reports {
         Ok(r) => r,
         Err(e @ TbError::Interrupted { .. }) => {
             eprintln!("stopped: {e}");
+            if a.json {
+                println!("{}", summary(Some(e.to_string())));
+            }
             return Ok(130);
         }
         Err(e) => return Err(e.into()),
     };
+    if a.json {
+        println!("{}", summary(None));
+        return Ok(0);
+    }
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
-    println!(
-        "total: {positions} positions, {bytes} bytes, {:.3} s",
-        t0.elapsed().as_secs_f64()
-    );
+    println!("total: {positions} positions, {bytes} bytes, {secs:.3} s");
     Ok(0)
+}
+
+/// One layer of `tb gen --json`.
+fn layer_json(r: &LayerReport) -> serde_json::Value {
+    json!({
+        "seeds": r.seeds,
+        "positions": r.positions,
+        "kept": r.skipped,
+        "scanned": r.scanned,
+        "edges": r.edges,
+        "sweeps": r.sweeps,
+        "seconds": r.millis as f64 / 1000.0,
+        "cpu_seconds": r.cpu_millis as f64 / 1000.0,
+        "bytes": r.bytes,
+    })
 }
 
 fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {
@@ -266,24 +331,16 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
         Err(e) => return Err(e.into()),
     };
     let seeds = pos.rules.seeds_on_board(&pos.state);
-    let mut sol = if a.v3_moves {
-        solve_position_v3(&set, pos)
-    } else {
-        let limit = usize::try_from(a.v4_limit).unwrap_or(usize::MAX);
-        solve_position(&set, pos, limit)
-            .map_err(|e| anyhow::anyhow!("{e}; raise --v4-limit, or pass --v3-moves"))?
-    }
-    .with_context(|| {
-        format!(
+    let no_layer = || {
+        anyhow::anyhow!(
             "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
             a.dir.display(),
             set.max_seeds()
         )
-    })?;
-    // The principal variation: the table values alone can lead round a cycle of
-    // positions of equal value (a repetition ends the game in a draw, G10), so the line
-    // is the solver's, which plays the moves with the path as history; its solve runs on
-    // these tables, and must agree with them.
+    };
+    let status = Status::default();
+    let show = progress::wanted(a.quiet, a.json);
+    // The solver with these tables as its endgame oracle, as `solve --tb` runs it.
     let solver = Solver::try_new(
         pos.rules.clone(),
         SolverOptions {
@@ -294,7 +351,47 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
     )?
     .with_stop(super::solve::stop_flag())
     .with_oracle(set.clone());
-    match solver.solve(pos) {
+    let mut method = "tables";
+    let mut sol = if a.v3_moves {
+        solve_position_v3(&set, pos).ok_or_else(no_layer)?
+    } else {
+        let limit = usize::try_from(a.v4_limit).unwrap_or(usize::MAX);
+        status.set("V4 check of the moves that keep the seeds on the board");
+        match with_status(show, &status, || solve_position(&set, pos, limit)) {
+            Ok(sol) => sol.ok_or_else(no_layer)?,
+            // Past the limit, every move's V4 value comes from the solver on these tables
+            // (as `solve --tb --analyze`): it searches only what the answer needs.
+            Err(_) => {
+                let mut sol = solve_position_v3(&set, pos).ok_or_else(no_layer)?;
+                status.set("V4 values by alpha-beta on the tables");
+                let values = match with_status(show, &status, || solver.analyze(pos)) {
+                    Ok(v) => v,
+                    Err(_) => {
+                        eprintln!("stopped: no V4 values yet");
+                        return Ok(130);
+                    }
+                };
+                let best = values.iter().map(|&(_, v)| v).max();
+                if best.is_some_and(|b| b != sol.margin) {
+                    anyhow::bail!(
+                        "internal error: the solver on these tables finds margin {:+}, the tables {:+}",
+                        best.unwrap_or_default(),
+                        sol.margin
+                    );
+                }
+                sol.moves = values;
+                sol.upper_bounds.clear();
+                method = "alpha-beta on the tables";
+                sol
+            }
+        }
+    };
+    // The principal variation: the table values alone can lead round a cycle of
+    // positions of equal value (a repetition ends the game in a draw, G10), so the line
+    // is the solver's, which plays the moves with the path as history; its solve runs on
+    // these tables, and must agree with them.
+    status.set("principal variation by alpha-beta on the tables");
+    match with_status(show, &status, || solver.solve(pos)) {
         Ok(s) if s.margin == sol.margin => {
             sol.pv = s.pv;
             sol.nodes += s.nodes;
@@ -311,14 +408,27 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
     let secs = t0.elapsed().as_secs_f64();
     let best: Vec<String> = sol.best_moves().iter().map(|m| m.to_string()).collect();
     let pv: Vec<String> = sol.pv.iter().map(|m| m.to_string()).collect();
+    let line = Line::replay(pos, &sol.pv);
     if a.json {
+        let moves: Vec<serde_json::Value> = sol
+            .moves
+            .iter()
+            .map(|(m, v)| {
+                json!({
+                    "move": m.to_string(),
+                    "margin": v,
+                    "upper_bound": sol.upper_bounds.contains(m),
+                })
+            })
+            .collect();
         let v = json!({
             "position": pos.to_string(),
-            "lo": sol.bounds.lo_finite(),
-            "hi": sol.bounds.hi_finite(),
+            "lo": json_score(sol.bounds.lo),
+            "hi": json_score(sol.bounds.hi),
             "margin": sol.margin,
             "result": sol.result().as_str(),
             "best_moves": best,
+            "moves": moves,
             "pv": pv,
             "nodes": sol.nodes,
             "seconds": secs,
@@ -345,10 +455,23 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
                 println!("  move {m:<6} {v:+}");
             }
         }
-        println!("pv       {}", pv.join(" "));
+        if method != "tables" {
+            println!("  (V4 values by {method}: the tables' own check passed --v4-limit)");
+        }
+        println!("pv       {}", line.to_string().replace("\n", "\n      "));
         println!("nodes    {}  seconds {secs:.3}", sol.nodes);
     }
     Ok(0)
+}
+
+/// A score in JSON: a number, or the strings `"-inf"` / `"+inf"` for the infinities
+/// (docs/cli.md, JSON output).
+pub(super) fn json_score(v: giuthi::Score) -> serde_json::Value {
+    match v {
+        giuthi::value::NEG_INF => json!("-inf"),
+        giuthi::value::POS_INF => json!("+inf"),
+        v => json!(v),
+    }
 }
 
 /// The rules of one group of files, and the generic work on it.
@@ -468,15 +591,25 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
     existing_dir(&a.dir)?;
     let (groups, bad) = scan_dir(&a.dir)?;
     let mut ok = bad.is_empty();
+    // Text lines go out as they come; with --json everything is one object at the end.
+    let say = |line: String| {
+        if !a.json {
+            println!("{line}");
+        }
+    };
     // A bad file makes its group fail to open with the same error: print it once.
     let bad: Vec<String> = bad.iter().map(ToString::to_string).collect();
+    let mut failures: Vec<String> = bad.clone();
     for e in &bad {
-        println!("FAIL {e}");
+        say(format!("FAIL {e}"));
     }
     if groups.is_empty() && bad.is_empty() {
         return Err(usage(format!("{}: no tablebase files", a.dir.display())));
     }
     let samples = if a.all { None } else { Some(a.samples) };
+    let status = Status::default();
+    let show = progress::wanted(a.quiet, a.json);
+    let mut tables: Vec<serde_json::Value> = Vec::new();
     for key in groups {
         ok &= for_group(&a.dir, key, &mut |g| {
             macro_rules! verify {
@@ -485,27 +618,38 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
                         Ok(s) => s,
                         Err(e) => {
                             if !bad.contains(&e.to_string()) {
-                                println!("FAIL {}: {e}", $label);
+                                say(format!("FAIL {}: {e}", $label));
+                                failures.push(format!("{}: {e}", $label));
                             }
                             return Ok(false);
                         }
                     };
                     let gap = gap_message(&set, &a.dir, &$label);
                     if let Some(m) = &gap {
-                        println!("FAIL {m}");
+                        say(format!("FAIL {m}"));
+                        failures.push(m.clone());
                     }
                     let mut good = gap.is_none();
+                    let mut layers = Vec::new();
                     for s in 0..=set.max_seeds() {
-                        let r = verify_layer(&set, s, samples, a.seed);
-                        println!(
-                            "{} layer {:>3}: checksum ok, {} entries re-derived, {} mismatches",
-                            $label, s, r.checked, r.mismatches
-                        );
+                        status.set(format!("verifying {} layer {s} of {}", $label, set.max_seeds()));
+                        let r = with_status(show, &status, || verify_layer(&set, s, samples, a.seed));
+                        say(format!(
+                            "{} layer {:>3}: checksum ok, {} re-derived, {}",
+                            $label, s, count(r.checked, "entry", "entries"), count(r.mismatches, "mismatch", "mismatches")
+                        ));
                         for ex in &r.examples {
-                            println!("  {ex}");
+                            say(format!("  {ex}"));
                         }
                         good &= r.mismatches == 0;
+                        layers.push(json!({
+                            "seeds": s,
+                            "checked": r.checked,
+                            "mismatches": r.mismatches,
+                            "examples": r.examples,
+                        }));
                     }
+                    tables.push(json!({"tables": $label, "layers": layers}));
                     Ok(good)
                 }};
             }
@@ -515,6 +659,16 @@ fn run_verify(a: VerifyArgs) -> anyhow::Result<i32> {
             }
         })?;
     }
-    println!("{}", if ok { "verify: ok" } else { "verify: FAILED" });
+    if a.json {
+        let v = json!({
+            "dir": a.dir.display().to_string(),
+            "ok": ok,
+            "failures": failures,
+            "tables": tables,
+        });
+        println!("{v}");
+    } else {
+        println!("{}", if ok { "verify: ok" } else { "verify: FAILED" });
+    }
     Ok(if ok { 0 } else { 1 })
 }

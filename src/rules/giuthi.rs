@@ -11,8 +11,10 @@
 
 use super::{Child, IllegalMove, ParseMoveError, Rules};
 use crate::index::BoardKeys;
-use crate::notation::{parse_pit_fields, write_rows, ParsePositionError};
+pub use crate::notation::ParseVariantError;
+use crate::notation::{parse_pair, parse_rows, parse_turn, write_rows, ParsePositionError};
 use crate::position::Position;
+use crate::types::BySide;
 use crate::types::{Direction, Side};
 use crate::value::Score;
 use std::fmt;
@@ -26,6 +28,79 @@ pub const MIN_PITS_PER_ROW: usize = 2;
 /// The most seeds the board may hold in all: pits are stored as bytes, and no pit can
 /// overflow when the whole board holds at most this many (2x10 with 9 a pit is 180).
 pub const MAX_SEEDS_ON_BOARD: u32 = 255;
+
+/// The fields of a pit-board position (`<board> <turn> [<pair>]`, Giuthi and Kalah),
+/// parsed and checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PitFields {
+    /// The state: pits in index order (North's row first), the rest 0, and the turn.
+    pub state: GiuthiState,
+    /// Pits a row.
+    pub n: usize,
+    /// The captured seeds (or stores) per side; `0,0` when the field is absent.
+    pub pair: BySide<u16>,
+}
+
+/// Parses `<board> <turn> [<pair>]` for a game whose rows take `min_n..=16` pits and whose
+/// board holds at most 255 seeds; `syntax` is the whole form, for the error message
+/// (`giuthi <board> <turn> [<captured>]`), `pair_field` the name of the last field.
+///
+/// # Errors
+///
+/// [`ParsePositionError`] naming the missing or malformed field.
+pub fn parse_pit_fields(
+    fields: &[&str],
+    min_n: usize,
+    syntax: &str,
+    pair_field: &'static str,
+) -> Result<PitFields, ParsePositionError> {
+    match fields.len() {
+        0 => {
+            return Err(ParsePositionError::Missing {
+                field: "board",
+                expected: "the pits after the game name, North's row / South's row",
+            })
+        }
+        1 => {
+            return Err(ParsePositionError::Missing {
+                field: "turn",
+                expected: "S or N after the board",
+            })
+        }
+        2 | 3 => {}
+        k => {
+            return Err(ParsePositionError::Fields {
+                field: "position",
+                reason: format!("expected `{syntax}`, found {k} field(s) after the game name"),
+            })
+        }
+    }
+    let (pits, n) = parse_rows(
+        fields[0],
+        min_n,
+        MAX_PITS_PER_ROW,
+        MAX_SEEDS_ON_BOARD as u64,
+    )?;
+    let total: u64 = pits.iter().sum();
+    if total > MAX_SEEDS_ON_BOARD as u64 {
+        return Err(ParsePositionError::Board(format!(
+            "{total} seeds on the board; the engine takes at most {MAX_SEEDS_ON_BOARD}"
+        )));
+    }
+    let turn = parse_turn(fields[1])?;
+    let pair = match fields.get(2) {
+        Some(t) => parse_pair(pair_field, t)?,
+        None => BySide::default(),
+    };
+    let mut state = GiuthiState {
+        pits: [0; 2 * MAX_PITS_PER_ROW],
+        turn,
+    };
+    for (i, &v) in pits.iter().enumerate() {
+        state.pits[i] = v as u8;
+    }
+    Ok(PitFields { state, n, pair })
+}
 
 /// How far a capture chain runs (G6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -79,31 +154,6 @@ pub struct Variant {
     pub origin: Origin,
     /// End of game (G9).
     pub end: End,
-}
-
-/// A variant string that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseVariantError {
-    /// Not of the form `key=value`.
-    #[error("field variant: expected key=value, found {0:?}")]
-    Syntax(String),
-    /// An unknown key.
-    #[error("field variant: unknown key {0:?} (keys: chain, origin, end)")]
-    UnknownKey(String),
-    /// A value the key does not take.
-    #[error("field variant: {key} takes {expected}, found {found:?}")]
-    UnknownValue {
-        /// The key.
-        key: &'static str,
-        /// The values it takes.
-        expected: &'static str,
-        /// The value given.
-        found: String,
-    },
-    /// A key given twice.
-    #[error("field variant: key {0} given twice")]
-    Repeated(&'static str),
 }
 
 impl FromStr for Variant {
@@ -711,6 +761,7 @@ impl Rules for Giuthi {
                         mv: text,
                         pit,
                         seeds: s.pits[pit] as u32,
+                        unit: "seed",
                         reason: "a move lifts a pit of at least 2 seeds (G2)",
                     });
                 }

@@ -5,10 +5,10 @@
 //! and skips the opponent's. The stores are the captured seeds of [`crate::Position`]
 //! (written as the last field, `kalah <board> <turn> <stores>`).
 
-use super::giuthi::{GiuthiState, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
+use super::giuthi::{parse_pit_fields, GiuthiState, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
 use super::{Child, IllegalMove, ParseMoveError, Rules};
 use crate::index::BoardKeys;
-use crate::notation::{parse_pit_fields, write_rows, ParsePositionError};
+use crate::notation::{write_rows, ParsePositionError};
 use crate::position::Position;
 use crate::types::Side;
 use crate::value::Score;
@@ -271,6 +271,7 @@ impl Rules for Kalah {
                 mv: text,
                 pit,
                 seeds: 0,
+                unit: "seed",
                 reason: "an empty pit cannot be sown (R1)",
             });
         }

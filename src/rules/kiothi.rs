@@ -952,6 +952,7 @@ impl Rules for Kiothi {
                         mv: text,
                         pit,
                         seeds: s.pits[pit] as u32,
+                        unit: "warrior",
                         reason: "a move lifts 1 to all of the pit's warriors (K5)",
                     });
                 }

@@ -78,7 +78,7 @@ pub enum IllegalMove {
         last: usize,
     },
     /// The pit holds fewer seeds than the move needs (a singleton is never sown, G2).
-    #[error("move {mv}: pit {pit} holds {seeds} seed(s); {reason}")]
+    #[error("move {mv}: pit {pit} holds {seeds} {}; {reason}", if *seeds == 1 { unit.to_string() } else { format!("{unit}s") })]
     TooFewSeeds {
         /// The move as written.
         mv: String,
@@ -86,6 +86,9 @@ pub enum IllegalMove {
         pit: usize,
         /// Seeds in the pit.
         seeds: u32,
+        /// What the game calls a seed, singular: `seed` (Giuthi, Kalah) or `warrior`
+        /// (Kiothi).
+        unit: &'static str,
         /// The clause that forbids it.
         reason: &'static str,
     },

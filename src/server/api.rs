@@ -5,7 +5,7 @@
 use super::error::ApiError;
 use super::game::{trace_json, view, view_any, ServedGame};
 use super::jobs::{Jobs, StartError};
-use crate::notation::AnyPosition;
+use crate::any::AnyPosition;
 use crate::position::Position;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};

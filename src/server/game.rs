@@ -2,7 +2,7 @@
 //! sowing trace, the sowings excluded as endless (G7), game-specific fields (Kiothi's
 //! marks, prisons and phase) and the tablebases of `--tb`; and the JSON view of a position.
 
-use crate::notation::AnyPosition;
+use crate::any::AnyPosition;
 use crate::position::Position;
 use crate::rules::giuthi::{Giuthi, GiuthiMove};
 use crate::rules::kalah::Kalah;

@@ -31,7 +31,8 @@
 //! | last 8 | checksum | [`crate::checksum::checksum`] of every byte before it |
 //!
 //! A file is written to `FILE.tmp.<pid>` (the writing process's id), synced, then renamed
-//! over `FILE`: a crash while writing leaves the previous checkpoint whole.
+//! over `FILE`: a crash while writing leaves the previous checkpoint whole, and the next
+//! write removes the temporaries of processes no longer running ([`crate::fsutil`]).
 //!
 //! # Stability
 //!
@@ -112,6 +113,12 @@ pub enum CheckpointError {
         path: PathBuf,
         /// The version in the file.
         found: u16,
+    },
+    /// The file is empty (0 bytes): not a checkpoint, and nothing to resume from.
+    #[error("{}: the file is empty (0 bytes), not a giuthi checkpoint; remove it or name another file", path.display())]
+    Empty {
+        /// The file.
+        path: PathBuf,
     },
     /// The file is shorter or longer than its header says.
     #[error("{}: truncated or padded: the header says {expected} bytes, the file has {found}", path.display())]
@@ -241,9 +248,7 @@ impl<W: Write> Write for SummingWriter<W> {
 /// `FILE.tmp.<pid>`, so that two processes writing the same checkpoint never write into
 /// one temporary file (each renames a whole file of its own over `FILE`).
 pub fn temp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(format!(".tmp.{}", std::process::id()));
-    PathBuf::from(s)
+    crate::fsutil::temp_path(path)
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
@@ -308,6 +313,7 @@ impl Checkpoint {
     /// [`CheckpointError::Io`] naming the file; the temporary file is then removed and a
     /// checkpoint already at `path` is left as it was.
     pub fn write(&self, path: &Path, table: &Table) -> Result<Written, CheckpointError> {
+        crate::fsutil::remove_stale_temps(path); // left by a killed run (issue 16)
         let tmp = temp_path(path);
         let table_bytes = Table::saved_bytes(table.len() as u64);
         let head = self.header_bytes(table_bytes);
@@ -379,6 +385,11 @@ impl Checkpoint {
             path: path.to_path_buf(),
             what,
         };
+        if len == 0 {
+            return Err(CheckpointError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
         let mut head = [0u8; 16];
         if len < 16 {
             if len >= 8 {

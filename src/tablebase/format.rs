@@ -269,14 +269,13 @@ fn io_err(path: &Path, source: std::io::Error) -> TbError {
     }
 }
 
-/// The temporary name a layer is written under before it is renamed into place.
+/// The temporary name a layer is written under before it is renamed into place:
+/// `FILE.tmp.<pid>` ([`crate::fsutil::temp_path`]).
 pub fn temp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
-    PathBuf::from(s)
+    crate::fsutil::temp_path(path)
 }
 
-/// Writes `header` and `entries` to `path` atomically: first to `path.tmp`, synced, then
+/// Writes `header` and `entries` to `path` atomically: first to [`temp_path`], synced, then
 /// renamed. The header's count and checksum are filled in here.
 ///
 /// # Errors

@@ -183,6 +183,7 @@ pub fn generate_with<R: TbGame>(
         path: dir.to_path_buf(),
         source: e,
     })?;
+    let _lock = super::lock_for_generation(dir)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = opts.threads {
         builder = builder.num_threads(t);

@@ -4,7 +4,7 @@
 //! A layer of `S` seeds on `2n` pits has `C(S + 2n - 1, 2n - 1)` boards; each is stored
 //! once, with South to move. A position with North to move is the row swap of a
 //! South-to-move position with the same value for the side to move (proved for Giuthi and
-//! Kalah by `tests/tablebase.rs::g11_row_swap_*`).
+//! Kalah by `tests/all/tablebase.rs::g11_row_swap_*`).
 
 use super::TbGame;
 use crate::index::Ranker;

@@ -1,9 +1,12 @@
 //! Inspecting tablebase folders: which games are in them, per-layer statistics, and
 //! verification by re-deriving entries from their successors.
 
-use super::format::{Header, LayerFile, HEADER_LEN};
+use super::format::{GameId, Header, LayerFile, HEADER_LEN};
 use super::{TablebaseSet, TbError, TbGame};
 use crate::index::{mix64, Ranker};
+use crate::position::Position;
+use crate::rules::giuthi::Giuthi;
+use crate::rules::kalah::Kalah;
 use crate::rules::Child;
 use crate::solve::EndgameOracle;
 use crate::types::Side;
@@ -12,6 +15,15 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The file name a layer with header `h` has (`giuthi-n5-s020.tb`).
+fn expected_name(h: &Header) -> Result<String, TbError> {
+    let stem = match h.game {
+        GameId::Giuthi => Giuthi::from_header(h.variant, h.n)?.file_stem(),
+        GameId::Kalah => Kalah::from_header(h.variant, h.n)?.file_stem(),
+    };
+    Ok(format!("{stem}-s{:03}.tb", h.seeds))
+}
 
 /// The (game code, variant code, n) of every tablebase file (`*.tb`) in `dir`, with the
 /// files whose header could not be read.
@@ -49,9 +61,23 @@ pub fn scan_dir(dir: &Path) -> Result<(BTreeSet<(u8, u8, u8)>, Vec<TbError>), Tb
         match read {
             Err(e) => bad.push(TbError::Io { path: p, source: e }),
             Ok(got) => match Header::parse(&buf[..got], &p) {
-                Ok(h) => {
-                    found.insert((h.game.code(), h.variant, h.n));
-                }
+                // A file whose name is not the one its header implies (a layer of another
+                // set, renamed or copied in) is reported as what it is, instead of as a
+                // missing layer of a set the folder does not hold.
+                Ok(h) => match expected_name(&h) {
+                    Ok(name) if p.file_name().is_some_and(|f| f == name.as_str()) => {
+                        found.insert((h.game.code(), h.variant, h.n));
+                    }
+                    Ok(name) => bad.push(TbError::ParamsMismatch {
+                        path: p,
+                        what: format!(
+                            "by its header it is layer {} of another table set, whose file \
+                             is named {name}; rename or remove it",
+                            h.seeds
+                        ),
+                    }),
+                    Err(e) => bad.push(e),
+                },
                 Err(e) => bad.push(e),
             },
         }
@@ -153,6 +179,11 @@ pub struct VerifyReport {
     pub examples: Vec<String>,
 }
 
+/// Bounds in words for a report line: `lo -inf hi +3` (RULES.md V2), or `no entry`.
+fn describe(b: Option<Bounds>) -> String {
+    b.map_or_else(|| "no entry".to_string(), |b| b.to_string())
+}
+
 /// Re-derives `samples` entries of layer `seeds` (all of them when `samples` is `None`
 /// or not smaller than the layer), chosen by a generator seeded with `rng_seed`, and
 /// compares them with the stored values. The fixpoint equations hold at every stored
@@ -193,8 +224,11 @@ pub fn verify_layer<R: TbGame>(
         if stored != derived || stored.is_none() {
             rep.mismatches += 1;
             if rep.examples.len() < 10 {
+                let pos = Position::new(rules.clone(), s, Default::default());
                 rep.examples.push(format!(
-                    "rank {r} board {b:?}: stored {stored:?}, derived {derived:?}"
+                    "rank {r} ({pos}): stored {}, derived {}",
+                    describe(stored),
+                    describe(derived)
                 ));
             }
         }

@@ -163,6 +163,14 @@ pub enum TbError {
         /// Whether the stop came during the scan (nothing new was saved).
         during_scan: bool,
     },
+    /// Another generation holds the folder's lock (see [`lock_for_generation`]).
+    #[error("{}: another `giuthi tb gen` is running in this folder (it holds {}); wait for it to finish, or give another folder", dir.display(), lock.display())]
+    Busy {
+        /// The folder.
+        dir: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+    },
 }
 
 /// A game the tablebases can index: boards of `2n` pits (bytes) and a turn.
@@ -311,6 +319,42 @@ impl TbGame for Kalah {
 /// The file of layer `seeds` of `rules` in `dir`.
 pub fn layer_path<R: TbGame>(rules: &R, dir: &Path, seeds: u32) -> PathBuf {
     dir.join(format!("{}-s{seeds:03}.tb", rules.file_stem()))
+}
+
+/// Takes the generation lock of the tablebase folder `dir` ([`crate::fsutil::DirLock`]
+/// on `dir/giuthi.lock`), then removes the temporaries of layer and partial files left by
+/// generations that died while writing (nobody else may write them while the lock is
+/// held). Two generations into one folder would write the same layers; the second is
+/// refused at once instead.
+///
+/// # Errors
+///
+/// [`TbError::Busy`] when another process holds the lock; [`TbError::Io`] when the lock
+/// file cannot be made.
+pub fn lock_for_generation(dir: &Path) -> Result<crate::fsutil::DirLock, TbError> {
+    use crate::fsutil::{remove_stale_temps_in, DirLock, LockError};
+    let lock = DirLock::try_new(dir).map_err(|e| match e {
+        LockError::Busy { path } => TbError::Busy {
+            dir: dir.to_path_buf(),
+            lock: path,
+        },
+        LockError::Io { path, source } => TbError::Io { path, source },
+    })?;
+    remove_stale_temps_in(dir, |name| {
+        name.ends_with(".tb") || name.ends_with(".partial")
+    });
+    // Builds before the lock wrote `NAME.tb.tmp` without a process id; under the lock no
+    // one is writing one.
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.filter_map(Result::ok) {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".tb.tmp") || name.ends_with(".partial.tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    Ok(lock)
 }
 
 /// The path of an interrupted layer's saved progress: `giuthi-n5-s036.partial` (the same

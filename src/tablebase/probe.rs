@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 /// The exploration of a move's layer passed the limit given to [`solve_position`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the root's layer reachable after move {mv} has more than {limit} states (V4 check)")]
+#[error("the root's layer reachable after move {mv} has more than {limit} state{} (V4 check)", if *limit == 1 { "" } else { "s" })]
 pub struct V4Limit {
     /// The move.
     pub mv: String,

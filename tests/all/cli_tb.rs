@@ -68,6 +68,7 @@ fn tb_probe_json_has_the_fields_of_solve_json() {
             "hi",
             "lo",
             "margin",
+            "moves",
             "nodes",
             "position",
             "pv",
@@ -77,7 +78,8 @@ fn tb_probe_json_has_the_fields_of_solve_json() {
     );
     assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
     assert_eq!(v["lo"], 3);
-    assert!(v["hi"].is_null());
+    // Issue 16, item 4: an infinity is "+inf", no longer null (which also meant unknown).
+    assert_eq!(v["hi"], "+inf");
     assert_eq!(v["margin"], 1);
     assert_eq!(v["result"], "win");
     assert_eq!(v["best_moves"], serde_json::json!(["5cw"]));

@@ -2,7 +2,7 @@
 //! (`tests/common/naive_sower.rs`): random positions of every variant, RULES.md G2-G9 and
 //! R1-R4, and perft at small depth from every historical start (G1).
 
-mod common;
+use crate::common;
 
 use common::naive_sower::{NaiveGiuthi, NaiveKalah, Sowing};
 use common::{engine_children, giuthi, giuthi_state, kalah, VARIANTS};

@@ -1,14 +1,14 @@
 //! Frozen perft numbers (`tests/data/perft.txt`) for the historical starts of G1, the
 //! variants and Kalah(6,4). Every legal move is one ply (a pass and an extra move too).
 
-mod common;
+use crate::common;
 
 use common::naive_sower::{NaiveGiuthi, NaiveKalah};
 use giuthi::perft::{divide, perft};
 use giuthi::rules::Rules;
 use giuthi::{with_position, AnyPosition};
 
-const PERFT: &str = include_str!("data/perft.txt");
+const PERFT: &str = include_str!("../data/perft.txt");
 
 /// The lines of the data file: position, depth, count.
 fn cases() -> Vec<(String, u32, u64)> {

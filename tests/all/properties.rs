@@ -2,15 +2,15 @@
 //! symmetries of RULES.md G11, `play` agreeing with `children`, and no panic on any string
 //! given to the parsers (N4).
 
-mod common;
+use crate::common;
 
 use common::{giuthi, giuthi_state, kalah, VARIANTS};
 use giuthi::index::Ranker;
-use giuthi::notation::AnyPosition;
 use giuthi::rules::giuthi::{Giuthi, GiuthiMove, Variant};
 use giuthi::rules::kalah::{Kalah, KalahMove};
 use giuthi::rules::{Child, Rules};
 use giuthi::solve::naive::naive_solve;
+use giuthi::AnyPosition;
 use giuthi::{BySide, Direction, Position, Side};
 use proptest::prelude::*;
 use std::collections::HashMap;

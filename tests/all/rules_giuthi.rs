@@ -7,7 +7,7 @@
 //!   South:   3   4   5            South:   4   5   6   7
 //! ```
 
-mod common;
+use crate::common;
 
 use common::naive_sower::{NaiveGiuthi, Sowing};
 use giuthi::perft::perft;

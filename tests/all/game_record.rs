@@ -4,7 +4,7 @@ use giuthi::rules::giuthi::Giuthi;
 use giuthi::Position;
 
 /// The record, copied from `../shared/data/giuthi-2x8x6-game.txt` into `tests/data/`.
-const RECORD: &str = include_str!("data/giuthi-2x8x6-game.txt");
+const RECORD: &str = include_str!("../data/giuthi-2x8x6-game.txt");
 
 #[test]
 fn g1_g9_recorded_2x8x6_game_replays_exactly() {

@@ -5,7 +5,7 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use giuthi::notation::AnyPosition;
+use giuthi::AnyPosition;
 use giuthi::rules::giuthi::Giuthi;
 use giuthi::server::jobs::Jobs;
 use giuthi::server::{router, JobLimits};

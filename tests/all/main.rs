@@ -1,0 +1,33 @@
+//! The integration tests, one test binary with a module per area (issue 16, item 13: one
+//! binary links the library once, where 22 binaries each linked it). Run one area with
+//! `cargo test --test all cli::`, one test with `cargo test --test all cli::NAME`.
+//!
+//! A new test file goes into this folder as a module: add `mod NAME;` below; the shared
+//! helpers are `crate::common`.
+
+mod anytime;
+mod checkpoint;
+mod cli;
+mod cli_tb;
+mod common;
+mod fresh_user;
+mod game_record;
+mod kalah;
+mod kalah_acyclic;
+mod kiothi_naive;
+mod kiothi_positions;
+mod kiothi_props;
+mod kiothi_rules;
+mod layers;
+mod naive_sower;
+mod perft;
+mod positions;
+mod properties;
+mod rules_giuthi;
+mod rules_kalah;
+mod rules_trace;
+mod server_api;
+mod server_browser;
+mod solve_tb;
+mod solver_naive;
+mod tablebase;
