@@ -201,6 +201,11 @@ impl Rules for Kalah {
         "kalah"
     }
 
+    /// Irving's order: extra moves first, nearest the store first (docs/performance.md).
+    fn extra_moves_first(&self) -> bool {
+        true
+    }
+
     /// Kalah never repeats: a move either puts a seed into a store or captures (R1, R3),
     /// lowering the seeds on the board, or stays in the mover's row and moves every sown
     /// seed nearer the mover's store, raising the sum over the board of each seed's

@@ -33,6 +33,7 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
+use super::order::MoveOrder;
 use super::tt::{work_of, Table};
 use super::EndgameOracle;
 use crate::position::Position;
@@ -85,6 +86,9 @@ pub struct SolverOptions {
     /// by how much search their earlier cutoffs saved (on by default; measured in
     /// docs/solver.md).
     pub history: bool,
+    /// Move ordering scheme (default [`MoveOrder::Auto`]: the game's choice; measured in
+    /// docs/performance.md).
+    pub order: MoveOrder,
     /// The deepest path, in plies below the root of a null-window test, that the search
     /// follows (default 2^21). A Giuthi path inside one seed layer can run for millions of
     /// plies without repeating, so in games that can repeat each test cuts paths at a
@@ -111,6 +115,7 @@ impl Default for SolverOptions {
             hash_mb: 64,
             etc: false,
             history: true,
+            order: MoveOrder::Auto,
             max_ply: DEFAULT_MAX_PLY,
             first_cap: DEFAULT_FIRST_CAP,
             stack_bytes: STACK_BYTES,
@@ -884,6 +889,8 @@ struct Worker<'a, R: Rules> {
     stack_room: usize,
     /// Cut nodes score as the best outcome for the bad side (else the worst).
     optimistic: bool,
+    /// The move ordering scheme, resolved for the game.
+    scheme: MoveOrder,
     done: &'a AtomicBool,
 }
 
@@ -915,6 +922,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             stack_top: 0,
             stack_room: usize::MAX,
             optimistic: false,
+            scheme: solver.opts.order.resolve(rules),
             done,
         };
         for s in history {
@@ -1144,20 +1152,18 @@ impl<'a, R: Rules> Worker<'a, R> {
                 capped: true,
             });
         }
-        // Move ordering: the table's move, then captures (larger first), then extra moves,
-        // then the history heuristic.
+        // Move ordering: the table's move, then the scheme's order (`order.rs`).
         order.clear();
         let mut etc_hit = None;
-        let history = self.solver.opts.history;
+        let scheme = self.scheme;
+        let history = self.solver.opts.history && scheme.uses_history();
         let side = mover.index();
         for (i, c) in kids.iter().enumerate() {
-            let tactical = 4 * c.captured as i64 + if c.turn_passes { 0 } else { 2 };
             let h = match rules.history_slot(&c.mv) {
-                Some(slot) if history => self.history[mover_bad as usize][side][slot] as i64,
+                Some(slot) if history => self.history[mover_bad as usize][side][slot],
                 _ => 0,
             };
-            // Table move, then captures (larger first), then extra moves, then history.
-            let mut score = (tactical << 32) + h;
+            let mut score = scheme.key(c, i, h);
             if Some(i as u8) == tt_move {
                 score += 1 << 60;
             }
