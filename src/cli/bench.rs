@@ -21,7 +21,13 @@ pub struct Case {
     pub margin: i32,
 }
 
-const fn case(name: &'static str, position: &'static str, lo: Score, hi: Score, margin: i32) -> Case {
+const fn case(
+    name: &'static str,
+    position: &'static str,
+    lo: Score,
+    hi: Score,
+    margin: i32,
+) -> Case {
     Case {
         name,
         position,
@@ -35,8 +41,20 @@ const fn case(name: &'static str, position: &'static str, lo: Score, hi: Score, 
 pub const QUICK: &[Case] = &[
     case("kalah(4,3)", "kalah 3,3,3,3/3,3,3,3 S 0,0", 8, 8, 8),
     case("kalah(5,2)", "kalah 2,2,2,2,2/2,2,2,2,2 S 0,0", 0, 0, 0),
-    case("kalah(6,2)", "kalah 2,2,2,2,2,2/2,2,2,2,2,2 S 0,0", 10, 10, 10),
-    case("composition 2x5 N", "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6", 13, POS_INF, 14),
+    case(
+        "kalah(6,2)",
+        "kalah 2,2,2,2,2,2/2,2,2,2,2,2 S 0,0",
+        10,
+        10,
+        10,
+    ),
+    case(
+        "composition 2x5 N",
+        "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6",
+        13,
+        POS_INF,
+        14,
+    ),
     case(
         "composition 2x8 S",
         "giuthi 0,0,0,1,0,1,0,1/0,0,1,2,0,1,0,0 S 10,6",
@@ -59,7 +77,13 @@ pub const QUICK: &[Case] = &[
 pub const KALAH: &[Case] = &[
     case("kalah(5,4)", "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0", 12, 12, 12),
     case("kalah(6,3)", "kalah 3,3,3,3,3,3/3,3,3,3,3,3 S 0,0", 2, 2, 2),
-    case("kalah(6,4)", "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0", 10, 10, 10),
+    case(
+        "kalah(6,4)",
+        "kalah 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0",
+        10,
+        10,
+        10,
+    ),
     case("kalah(5,5)", "kalah 5,5,5,5,5/5,5,5,5,5 S 0,0", 0, 0, 0),
 ];
 
@@ -67,9 +91,27 @@ pub const KALAH: &[Case] = &[
 /// endgame of the README) and the cheap solved starts (positions/solved-starts*.txt);
 /// with `--long` also the 2x5x3 start (minutes).
 pub const GIUTHI: &[Case] = &[
-    case("2x5x2 start", "giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0", 20, POS_INF, 20),
-    case("composition 2x5 N", "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6", 13, POS_INF, 14),
-    case("composition 2x6 S draw", "giuthi 1,1,0,2,0,1/1,1,2,0,1,1 S 8,6", NEG_INF, POS_INF, 0),
+    case(
+        "2x5x2 start",
+        "giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0",
+        20,
+        POS_INF,
+        20,
+    ),
+    case(
+        "composition 2x5 N",
+        "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6",
+        13,
+        POS_INF,
+        14,
+    ),
+    case(
+        "composition 2x6 S draw",
+        "giuthi 1,1,0,2,0,1/1,1,2,0,1,1 S 8,6",
+        NEG_INF,
+        POS_INF,
+        0,
+    ),
     case(
         "composition 2x8 N loss",
         "giuthi 0,1,0,0,0,1,1,1/1,2,1,1,0,0,2,2 N 5,8",
@@ -77,8 +119,20 @@ pub const GIUTHI: &[Case] = &[
         -13,
         -10,
     ),
-    case("composition 2x6 S loss", "giuthi 2,1,3,0,1,2/0,0,1,0,0,2 S 7,8", NEG_INF, -2, -3),
-    case("20-seed 2x5 endgame", "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1", 6, POS_INF, 4),
+    case(
+        "composition 2x6 S loss",
+        "giuthi 2,1,3,0,1,2/0,0,1,0,0,2 S 7,8",
+        NEG_INF,
+        -2,
+        -3,
+    ),
+    case(
+        "20-seed 2x5 endgame",
+        "giuthi 3,0,2,1,4/0,2,5,1,2 N 3,1",
+        6,
+        POS_INF,
+        4,
+    ),
 ];
 
 /// The heavy cases `--long` adds to `--suite giuthi`.
@@ -189,7 +243,13 @@ fn cpu_seconds() -> Option<f64> {
 
 /// Runs `giuthi bench`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let long_kalah = [case("kalah(5,4)", "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0", 12, 12, 12)];
+    let long_kalah = [case(
+        "kalah(5,4)",
+        "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0",
+        12,
+        12,
+        12,
+    )];
     let (cases, extra, hash): (&[Case], &[Case], u32) = match args.suite {
         Suite::Quick => (QUICK, if args.long { &long_kalah } else { &[] }, 4),
         Suite::Kalah => (KALAH, &[], 1024),
@@ -199,7 +259,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let selected: Vec<&Case> = cases
         .iter()
         .chain(extra)
-        .filter(|c| args.only.as_ref().is_none_or(|t| c.name.contains(t.as_str())))
+        .filter(|c| {
+            args.only
+                .as_ref()
+                .map_or(true, |t| c.name.contains(t.as_str()))
+        })
         .collect();
     if selected.is_empty() {
         return Err(usage(format!(
@@ -221,7 +285,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             _ => wall,
         };
         let ok = out.margin == case.margin
-            && case.bounds.is_none_or(|(lo, hi)| (out.lo, out.hi) == (lo, hi));
+            && case
+                .bounds
+                .map_or(true, |(lo, hi)| (out.lo, out.hi) == (lo, hi));
         println!(
             "{:<24} lo {} hi {} margin {:+}  {}  nodes {}  cpu {:.2} s  wall {:.2} s  {:.0} nodes/cpu-s",
             case.name,
