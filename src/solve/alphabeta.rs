@@ -891,6 +891,8 @@ struct Worker<'a, R: Rules> {
     optimistic: bool,
     /// The move ordering scheme, resolved for the game.
     scheme: MoveOrder,
+    /// Whether the game can repeat ([`Rules::can_repeat`]); if not, no path is kept.
+    repeats: bool,
     done: &'a AtomicBool,
 }
 
@@ -923,6 +925,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             stack_room: usize::MAX,
             optimistic: false,
             scheme: solver.opts.order.resolve(rules),
+            repeats: rules.can_repeat(),
             done,
         };
         for s in history {
@@ -1082,8 +1085,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         // G10: a repetition of a state on the path ends the game. `path[ply..]` are stale
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the
         // entries of the key's hash slot are visited, newest first.
-        self.truncate_path(ply);
-        if let Some(p) = self.on_path(key, seeds32, s) {
+        // Games that cannot repeat keep no path (Rules::can_repeat).
+        let repeated = if self.repeats {
+            self.truncate_path(ply);
+            self.on_path(key, seeds32, s)
+        } else {
+            None
+        };
+        if let Some(p) = repeated {
             let v = if mover_bad { NEG_INF } else { POS_INF };
             return Some(Res {
                 ok: v >= x,
@@ -1198,8 +1207,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             return yes(v);
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
-        self.truncate_path(ply);
-        self.push_path(key, seeds32, s);
+        if self.repeats {
+            self.truncate_path(ply);
+            self.push_path(key, seeds32, s);
+        }
         let mut rep = NO_REP;
         let mut capped = false;
         let mut ok = false;
