@@ -873,7 +873,8 @@ struct Worker<'a, R: Rules> {
     slot_bits: u32,
     base: usize,
     kids: Vec<Vec<Child<R>>>,
-    order: Vec<Vec<(i64, u8)>>,
+    /// Per depth: the children's sort keys, table keys and indices.
+    order: Vec<Vec<(i64, u64, u8)>>,
     history: History,
     nodes: u64,
     unflushed: u64,
@@ -1003,12 +1004,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         let top = 0u8;
         self.stack_top = std::ptr::addr_of!(top) as usize;
         let (root, r, invert, c) = match *job {
-            Job::Node(s, x) => (s, self.test(&s, x, self.base, bad)?, false, None),
+            Job::Node(s, x) => {
+                let key = self.rules.key(&s);
+                (s, self.test(&s, key, x, self.base, bad)?, false, None)
+            }
             Job::Move(c, y) => {
                 let (xc, invert) = child_threshold(y, &c);
+                let key = self.rules.key(&c.state);
                 (
                     c.state,
-                    self.test(&c.state, xc, self.base, bad)?,
+                    self.test(&c.state, key, xc, self.base, bad)?,
                     invert,
                     Some(c),
                 )
@@ -1031,7 +1036,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///
     /// Contract: `ok` and `v` are exact for the game with this history; they are also exact
     /// for the positional value when `rep >= ply`.
-    fn test(&mut self, s: &R::State, x: Score, ply: usize, bad: Side) -> Option<Res> {
+    fn test(&mut self, s: &R::State, key: u64, x: Score, ply: usize, bad: Side) -> Option<Res> {
         self.nodes += 1;
         let nodes0 = self.nodes;
         self.unflushed += 1;
@@ -1081,7 +1086,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 x = POS_INF;
             }
         }
-        let key = rules.key(s);
+        debug_assert_eq!(key, rules.key(s));
         // G10: a repetition of a state on the path ends the game. `path[ply..]` are stale
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the
         // entries of the key's hash slot are visited, newest first.
@@ -1161,13 +1166,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 capped: true,
             });
         }
-        // Move ordering: the table's move, then the scheme's order (`order.rs`).
+        // Move ordering: the table's move, then the scheme's order (`order.rs`). Every
+        // child's table bucket is prefetched first, so that the misses of the children's
+        // probes (here for the ETC, or in the children's own tests) overlap.
         order.clear();
-        let mut etc_hit = None;
         let scheme = self.scheme;
         let history = self.solver.opts.history && scheme.uses_history();
         let side = mover.index();
         for (i, c) in kids.iter().enumerate() {
+            let ckey = rules.key(&c.state);
+            self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad);
             let h = match rules.history_slot(&c.mv) {
                 Some(slot) if history => self.history[mover_bad as usize][side][slot],
                 _ => 0,
@@ -1176,27 +1184,35 @@ impl<'a, R: Rules> Worker<'a, R> {
             if Some(i as u8) == tt_move {
                 score += 1 << 60;
             }
-            if self.solver.opts.etc && etc_hit.is_none() {
-                let (xc, invert) = child_threshold(x, c);
-                let cbad = rules.turn(&c.state) == bad;
-                if let Some(e) = self.solver.tt.probe(rules.key(&c.state), cbad) {
-                    let lower_ok = !strict || !cbad;
-                    let upper_ok = !strict || cbad;
-                    if !invert && e.lower >= xc && lower_ok {
-                        etc_hit = Some((i, to_parent(e.lower, c)));
-                    } else if invert && e.upper < xc && upper_ok {
-                        etc_hit = Some((i, to_parent(e.upper, c)));
-                    } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
-                        score -= 1 << 59; // proven not to succeed: last
-                    }
-                }
-            }
             if self.id > 0 {
                 // Lazy SMP: helpers perturb the order of the ordinary moves.
                 let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);
                 score += (h & 3) as i64;
             }
-            order.push((score, i as u8));
+            order.push((score, ckey, i as u8));
+        }
+        // Enhanced transposition cutoff: a child whose table bounds already prove the
+        // test ends it; one whose bounds prove it cannot goes last.
+        let mut etc_hit = None;
+        if self.solver.opts.etc {
+            for (score, ckey, i) in order.iter_mut() {
+                let c = &kids[*i as usize];
+                let (xc, invert) = child_threshold(x, c);
+                let cbad = rules.turn(&c.state) == bad;
+                if let Some(e) = self.solver.tt.probe(*ckey, cbad) {
+                    let lower_ok = !strict || !cbad;
+                    let upper_ok = !strict || cbad;
+                    if !invert && e.lower >= xc && lower_ok {
+                        etc_hit = Some((*i as usize, to_parent(e.lower, c)));
+                        break;
+                    } else if invert && e.upper < xc && upper_ok {
+                        etc_hit = Some((*i as usize, to_parent(e.upper, c)));
+                        break;
+                    } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
+                        *score -= 1 << 59; // proven not to succeed: last
+                    }
+                }
+            }
         }
         if let Some((i, v)) = etc_hit {
             self.kids[depth] = kids;
@@ -1218,10 +1234,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut v = NEG_INF;
         let mut best = None;
         let mut aborted = false;
-        for &(_, i) in order.iter() {
+        for &(_, ckey, i) in order.iter() {
             let c = kids[i as usize];
             let (xc, invert) = child_threshold(x, &c);
-            let Some(r) = self.test(&c.state, xc, ply + 1, bad) else {
+            let Some(r) = self.test(&c.state, ckey, xc, ply + 1, bad) else {
                 aborted = true;
                 break;
             };
