@@ -17,8 +17,9 @@ pub struct Case {
     pub position: &'static str,
     /// The known `(lo, hi, margin)` (V2, V3), or `None` where only the margin is known.
     pub bounds: Option<(Score, Score)>,
-    /// The known exact margin (V3).
-    pub margin: i32,
+    /// The known exact margin (V3), or `None` where the value is not known yet (the case
+    /// is then timed but its value not checked: printed `unchecked`).
+    pub margin: Option<i32>,
 }
 
 const fn case(
@@ -32,7 +33,7 @@ const fn case(
         name,
         position,
         bounds: Some((lo, hi)),
-        margin,
+        margin: Some(margin),
     }
 }
 
@@ -66,14 +67,14 @@ pub const QUICK: &[Case] = &[
         name: "2x4x2 start",
         position: "giuthi 2,2,2,0/0,2,2,2 S 0,0",
         bounds: None,
-        margin: 12,
+        margin: Some(12),
     },
 ];
 
 /// `--suite kalah`: the Kalah starts of the comparison with Irving's solver, with
-/// the published first-player margins of Irving, Donkers and Uiterwijk (2000) for (6,3)
-/// and (6,4) (tests/kalah.rs), and (5,5) as solved here by two move orders
-/// (docs/performance.md).
+/// the published first-player margins of Irving, Donkers and Uiterwijk (2000) for (5,4),
+/// (6,3) and (6,4) (tests/kalah.rs). The value of (5,5) is not checked: it was not
+/// confirmed by a second route yet (docs/performance.md).
 pub const KALAH: &[Case] = &[
     case("kalah(5,4)", "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0", 12, 12, 12),
     case("kalah(6,3)", "kalah 3,3,3,3,3,3/3,3,3,3,3,3 S 0,0", 2, 2, 2),
@@ -84,7 +85,12 @@ pub const KALAH: &[Case] = &[
         10,
         10,
     ),
-    case("kalah(5,5)", "kalah 5,5,5,5,5/5,5,5,5,5 S 0,0", 0, 0, 0),
+    Case {
+        name: "kalah(5,5)",
+        position: "kalah 5,5,5,5,5/5,5,5,5,5 S 0,0",
+        bounds: None,
+        margin: None,
+    },
 ];
 
 /// `--suite giuthi`: Giuthi endgames (positions/compositions.txt and the 20-seed 2x5
@@ -284,17 +290,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             (Some(a), Some(b)) => b - a,
             _ => wall,
         };
-        let ok = out.margin == case.margin
+        let ok = case.margin.map_or(true, |m| m == out.margin)
             && case
                 .bounds
                 .map_or(true, |(lo, hi)| (out.lo, out.hi) == (lo, hi));
+        let verdict = match (ok, case.margin) {
+            (false, _) => "WRONG",
+            (true, None) => "unchecked",
+            (true, Some(_)) => "ok",
+        };
         println!(
             "{:<24} lo {} hi {} margin {:+}  {}  nodes {}  cpu {:.2} s  wall {:.2} s  {:.0} nodes/cpu-s",
             case.name,
             fmt_score(out.lo),
             fmt_score(out.hi),
             out.margin,
-            if ok { "ok" } else { "WRONG" },
+            verdict,
             out.nodes,
             cpu,
             wall,
@@ -307,7 +318,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             };
             eprintln!(
                 "error: {}: {}: known {known}margin {:+}",
-                case.name, case.position, case.margin
+                case.name,
+                case.position,
+                case.margin.unwrap_or_default()
             );
             wrong += 1;
         }
