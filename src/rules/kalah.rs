@@ -148,16 +148,18 @@ impl Kalah {
         let mut p = pit;
         let mut in_store = false;
         let mut captured = 0u32;
+        // The pit after `q` on the ring (no division: this loop is the search's sowing).
+        let next = |q: usize| if q + 1 == n2 { 0 } else { q + 1 };
         while h > 0 {
             if in_store {
                 in_store = false;
-                p = (last_own + 1) % n2;
+                p = next(last_own);
                 b[p] += 1;
             } else if p == last_own {
                 in_store = true;
                 captured += 1;
             } else {
-                p = (p + 1) % n2;
+                p = next(p);
                 b[p] += 1;
             }
             h -= 1;
@@ -200,6 +202,11 @@ impl Rules for Kalah {
 
     fn name(&self) -> &'static str {
         "kalah"
+    }
+
+    /// Irving's order: extra moves first, nearest the store first (docs/performance.md).
+    fn extra_moves_first(&self) -> bool {
+        true
     }
 
     /// Kalah never repeats: a move either puts a seed into a store or captures (R1, R3),

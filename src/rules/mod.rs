@@ -252,6 +252,14 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// Whether the search should try extra moves (RULES.md R2, G5b) before captures
+    /// (move ordering only: either answer is sound; `solve::order` in the solver). The
+    /// default `false` keeps captures first; Kalah says `true` (Irving's order: measured
+    /// in docs/performance.md).
+    fn extra_moves_first(&self) -> bool {
+        false
+    }
+
     /// How `show` writes the contents of one pit (the seed count; Kiothi adds its marks).
     fn pit_label(&self, s: &Self::State, pit: usize) -> String {
         self.seeds(s, pit).to_string()

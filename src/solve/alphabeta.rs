@@ -33,6 +33,7 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
+use super::order::MoveOrder;
 use super::tt::{work_of, Table};
 use super::EndgameOracle;
 use crate::position::Position;
@@ -85,6 +86,9 @@ pub struct SolverOptions {
     /// by how much search their earlier cutoffs saved (on by default; measured in
     /// docs/solver.md).
     pub history: bool,
+    /// Move ordering scheme (default [`MoveOrder::Auto`]: the game's choice; measured in
+    /// docs/performance.md).
+    pub order: MoveOrder,
     /// The deepest path, in plies below the root of a null-window test, that the search
     /// follows (default 2^21). A Giuthi path inside one seed layer can run for millions of
     /// plies without repeating, so in games that can repeat each test cuts paths at a
@@ -111,6 +115,7 @@ impl Default for SolverOptions {
             hash_mb: 64,
             etc: false,
             history: true,
+            order: MoveOrder::Auto,
             max_ply: DEFAULT_MAX_PLY,
             first_cap: DEFAULT_FIRST_CAP,
             stack_bytes: STACK_BYTES,
@@ -1057,7 +1062,8 @@ struct Worker<'a, R: Rules> {
     slot_bits: u32,
     base: usize,
     kids: Vec<Vec<Child<R>>>,
-    order: Vec<Vec<(i64, u8)>>,
+    /// Per depth: the children's sort keys, table keys and indices.
+    order: Vec<Vec<(i64, u64, u8)>>,
     history: History,
     nodes: u64,
     unflushed: u64,
@@ -1073,6 +1079,10 @@ struct Worker<'a, R: Rules> {
     stack_room: usize,
     /// Cut nodes score as the best outcome for the bad side (else the worst).
     optimistic: bool,
+    /// The move ordering scheme, resolved for the game.
+    scheme: MoveOrder,
+    /// Whether the game can repeat ([`Rules::can_repeat`]); if not, no path is kept.
+    repeats: bool,
     done: &'a AtomicBool,
 }
 
@@ -1104,6 +1114,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             stack_top: 0,
             stack_room: usize::MAX,
             optimistic: false,
+            scheme: solver.opts.order.resolve(rules),
+            repeats: rules.can_repeat(),
             done,
         };
         for s in history {
@@ -1192,12 +1204,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         let top = 0u8;
         self.stack_top = std::ptr::addr_of!(top) as usize;
         let (root, r, invert, c) = match *job {
-            Job::Node(s, x) => (s, self.test(&s, x, self.base, bad)?, false, None),
+            Job::Node(s, x) => {
+                let key = self.rules.key(&s);
+                (s, self.test(&s, key, x, self.base, bad)?, false, None)
+            }
             Job::Move(c, y) => {
                 let (xc, invert) = child_threshold(y, &c);
+                let key = self.rules.key(&c.state);
                 (
                     c.state,
-                    self.test(&c.state, xc, self.base, bad)?,
+                    self.test(&c.state, key, xc, self.base, bad)?,
                     invert,
                     Some(c),
                 )
@@ -1220,7 +1236,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///
     /// Contract: `ok` and `v` are exact for the game with this history; they are also exact
     /// for the positional value when `rep >= ply`.
-    fn test(&mut self, s: &R::State, x: Score, ply: usize, bad: Side) -> Option<Res> {
+    fn test(&mut self, s: &R::State, key: u64, x: Score, ply: usize, bad: Side) -> Option<Res> {
         self.nodes += 1;
         let nodes0 = self.nodes;
         self.unflushed += 1;
@@ -1270,12 +1286,18 @@ impl<'a, R: Rules> Worker<'a, R> {
                 x = POS_INF;
             }
         }
-        let key = rules.key(s);
+        debug_assert_eq!(key, rules.key(s));
         // G10: a repetition of a state on the path ends the game. `path[ply..]` are stale
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the
         // entries of the key's hash slot are visited, newest first.
-        self.truncate_path(ply);
-        if let Some(p) = self.on_path(key, seeds32, s) {
+        // Games that cannot repeat keep no path (Rules::can_repeat).
+        let repeated = if self.repeats {
+            self.truncate_path(ply);
+            self.on_path(key, seeds32, s)
+        } else {
+            None
+        };
+        if let Some(p) = repeated {
             let v = if mover_bad { NEG_INF } else { POS_INF };
             return Some(Res {
                 ok: v >= x,
@@ -1344,44 +1366,53 @@ impl<'a, R: Rules> Worker<'a, R> {
                 capped: true,
             });
         }
-        // Move ordering: the table's move, then captures (larger first), then extra moves,
-        // then the history heuristic.
+        // Move ordering: the table's move, then the scheme's order (`order.rs`). Every
+        // child's table bucket is prefetched first, so that the misses of the children's
+        // probes (here for the ETC, or in the children's own tests) overlap.
         order.clear();
-        let mut etc_hit = None;
-        let history = self.solver.opts.history;
+        let scheme = self.scheme;
+        let history = self.solver.opts.history && scheme.uses_history();
         let side = mover.index();
         for (i, c) in kids.iter().enumerate() {
-            let tactical = 4 * c.captured as i64 + if c.turn_passes { 0 } else { 2 };
+            let ckey = rules.key(&c.state);
+            self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad);
             let h = match rules.history_slot(&c.mv) {
-                Some(slot) if history => self.history[mover_bad as usize][side][slot] as i64,
+                Some(slot) if history => self.history[mover_bad as usize][side][slot],
                 _ => 0,
             };
-            // Table move, then captures (larger first), then extra moves, then history.
-            let mut score = (tactical << 32) + h;
+            let mut score = scheme.key(c, i, h);
             if Some(i as u8) == tt_move {
                 score += 1 << 60;
-            }
-            if self.solver.opts.etc && etc_hit.is_none() {
-                let (xc, invert) = child_threshold(x, c);
-                let cbad = rules.turn(&c.state) == bad;
-                if let Some(e) = self.solver.tt.probe(rules.key(&c.state), cbad) {
-                    let lower_ok = !strict || !cbad;
-                    let upper_ok = !strict || cbad;
-                    if !invert && e.lower >= xc && lower_ok {
-                        etc_hit = Some((i, to_parent(e.lower, c)));
-                    } else if invert && e.upper < xc && upper_ok {
-                        etc_hit = Some((i, to_parent(e.upper, c)));
-                    } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
-                        score -= 1 << 59; // proven not to succeed: last
-                    }
-                }
             }
             if self.id > 0 {
                 // Lazy SMP: helpers perturb the order of the ordinary moves.
                 let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);
                 score += (h & 3) as i64;
             }
-            order.push((score, i as u8));
+            order.push((score, ckey, i as u8));
+        }
+        // Enhanced transposition cutoff: a child whose table bounds already prove the
+        // test ends it; one whose bounds prove it cannot goes last.
+        let mut etc_hit = None;
+        if self.solver.opts.etc {
+            for (score, ckey, i) in order.iter_mut() {
+                let c = &kids[*i as usize];
+                let (xc, invert) = child_threshold(x, c);
+                let cbad = rules.turn(&c.state) == bad;
+                if let Some(e) = self.solver.tt.probe(*ckey, cbad) {
+                    let lower_ok = !strict || !cbad;
+                    let upper_ok = !strict || cbad;
+                    if !invert && e.lower >= xc && lower_ok {
+                        etc_hit = Some((*i as usize, to_parent(e.lower, c)));
+                        break;
+                    } else if invert && e.upper < xc && upper_ok {
+                        etc_hit = Some((*i as usize, to_parent(e.upper, c)));
+                        break;
+                    } else if (invert && e.lower >= xc) || (!invert && e.upper < xc) {
+                        *score -= 1 << 59; // proven not to succeed: last
+                    }
+                }
+            }
         }
         if let Some((i, v)) = etc_hit {
             self.kids[depth] = kids;
@@ -1392,8 +1423,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             return yes(v);
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
-        self.truncate_path(ply);
-        self.push_path(key, seeds32, s);
+        if self.repeats {
+            self.truncate_path(ply);
+            self.push_path(key, seeds32, s);
+        }
         let mut rep = NO_REP;
         let mut capped = false;
         let mut ok = false;
@@ -1401,10 +1434,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut v = NEG_INF;
         let mut best = None;
         let mut aborted = false;
-        for &(_, i) in order.iter() {
+        for &(_, ckey, i) in order.iter() {
             let c = kids[i as usize];
             let (xc, invert) = child_threshold(x, &c);
-            let Some(r) = self.test(&c.state, xc, ply + 1, bad) else {
+            let Some(r) = self.test(&c.state, ckey, xc, ply + 1, bad) else {
                 aborted = true;
                 break;
             };
