@@ -1,11 +1,13 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
-//! [`alphabeta`] is the solver; [`naive`] is the reference method used by the tests;
+//! [`alphabeta`] is the solver; [`retro`] solves small reachable graphs outright (the
+//! endgames); [`naive`] is the reference method used by the tests;
 //! [`tt`] is the transposition table; [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
 pub mod checkpoint;
 pub mod naive;
+pub mod retro;
 pub mod tt;
 
 use crate::rules::Rules;
