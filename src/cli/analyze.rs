@@ -2,7 +2,7 @@
 
 use super::common::read_position;
 use super::solve::{make_solver, with_progress, Common, OracleFor, SearchArgs};
-use giuthi::{with_position, Position};
+use giuthi::{with_position, Position, Rules};
 
 /// Arguments of `giuthi analyze`.
 #[derive(Debug, clap::Args)]
@@ -22,21 +22,39 @@ pub struct Args {
 }
 
 fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
+    let values = match super::solve::try_retro(pos, c) {
+        Some((_, Some(moves))) => moves,
+        _ => match search(pos, c, json) {
+            Ok(v) => v,
+            Err(code) => return code,
+        },
+    };
+    print(pos, &values, json);
+    0
+}
+
+/// Every move's margin by the search; the exit code when it fails or is stopped.
+fn search<R: OracleFor>(
+    pos: &Position<R>,
+    c: &Common,
+    json: bool,
+) -> Result<Vec<(R::Move, i32)>, i32> {
     let solver = match make_solver(pos, c) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e:#}");
-            return if e.chain().any(|c| c.is::<super::Usage>()) {
+            return Err(if e.chain().any(|c| c.is::<super::Usage>()) {
                 2
             } else {
                 1
-            };
+            });
         }
     };
-    let values = match with_progress(&solver, c.progress, || solver.analyze(pos)) {
-        Ok(v) => v,
-        Err(e) => return super::solve::report_stop(pos, &e, json),
-    };
+    with_progress(&solver, c.progress, || solver.analyze(pos))
+        .map_err(|e| super::solve::report_stop(pos, &e, json))
+}
+
+fn print<R: Rules>(pos: &Position<R>, values: &[(R::Move, i32)], json: bool) {
     if json {
         let moves: Vec<_> = values
             .iter()
@@ -51,14 +69,13 @@ fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
         if values.is_empty() {
             println!("no legal move: the game is over");
         }
-        for (m, v) in &values {
+        for (m, v) in values {
             println!(
                 "{m:>6} {v:+} {}",
                 giuthi::GameResult::from_margin(*v).as_str()
             );
         }
     }
-    0
 }
 
 /// Runs `giuthi analyze`; returns the exit code.

@@ -19,6 +19,13 @@ pub struct Args {
 }
 
 fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
+    if let Some((s, _)) = super::solve::try_retro(pos, c) {
+        match s.best_moves.first() {
+            Some(m) => println!("{m}"),
+            None => println!("none"),
+        }
+        return 0;
+    }
     let solver = match make_solver(pos, c) {
         Ok(s) => s,
         Err(e) => {

@@ -11,6 +11,8 @@ use giuthi::solve::alphabeta::{
     DEFAULT_MAX_PLY,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
+use giuthi::solve::retro;
+use giuthi::solve::retro_oracle::RetroOracle;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
@@ -97,6 +99,17 @@ pub struct SearchArgs {
     #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
     pub max_ply: Option<u64>,
+    /// Solve outright, by a retrograde pass over the reachable graph, a position whose
+    /// graph has at most this many states (default 1048576, about 200 MB; 0: never):
+    /// exact like the search and instant on endgames (docs/solver.md, Retrograde solve).
+    /// Larger graphs go to the search.
+    #[arg(long, value_name = "STATES")]
+    pub retro_states: Option<usize>,
+    /// Inside the search, look up the exact values of positions with at most SEEDS seeds
+    /// on the board from retrograde solves of their graphs made on demand (without --tb;
+    /// off by default: docs/solver.md, Retrograde solve, measures it).
+    #[arg(long, value_name = "SEEDS")]
+    pub retro_oracle: Option<u32>,
     /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
@@ -115,6 +128,8 @@ impl SearchArgs {
             tb: self.tb.clone(),
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
+            retro_states: self.retro_states.unwrap_or(retro::DEFAULT_MAX_STATES),
+            retro_oracle: self.retro_oracle,
             analyze: false,
             tb_where_present: false,
             tb_cache: TbCache::default(),
@@ -139,6 +154,11 @@ pub(super) struct Common {
     pub max_ply: usize,
     /// `--first-cap`.
     pub first_cap: usize,
+    /// `--retro-states`: the largest graph solved by the retrograde solver (0: none).
+    pub retro_states: usize,
+    /// `--retro-oracle`: positions of at most this many seeds are looked up from
+    /// on-demand retrograde solves inside the search.
+    pub retro_oracle: Option<u32>,
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
     pub tb_where_present: bool,
@@ -261,6 +281,15 @@ pub(super) fn make_solver<R: OracleFor>(
                     "note: --tb {} has no tables for {pos}; solved without them",
                     dir.display()
                 );
+            }
+            if let Some(seeds) = c.retro_oracle {
+                let states = c.retro_states.max(1);
+                solver = solver.with_oracle(Arc::new(RetroOracle::new(
+                    pos.rules.clone(),
+                    seeds,
+                    states,
+                    8 * states,
+                )));
             }
         }
     }
@@ -459,12 +488,28 @@ impl Record {
     }
 }
 
+/// The solution and every move's margin through the retrograde solver when the reachable
+/// graph of `pos` has at most `--retro-states` states (`None`: larger, or switched off;
+/// the search answers then). The solution's `nodes` are the graph's states.
+pub(super) fn try_retro<R: Rules>(pos: &Position<R>, c: &Common) -> Option<Solved<R>> {
+    if c.retro_states == 0 || !pos.rules.can_enumerate(&pos.state) {
+        return None;
+    }
+    let (sol, moves) = retro::solve_position(pos, c.retro_states).ok()?;
+    Some((sol, Some(moves)))
+}
+
 fn solve_generic<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
 ) -> anyhow::Result<Result<(Solved<R>, f64), Interrupted>> {
-    let solver = make_solver(pos, c)?;
     let t = Instant::now();
+    if let Some((sol, moves)) = try_retro(pos, c) {
+        let moves = moves.filter(|_| c.analyze);
+        return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
+    }
+    // The time includes a retrograde attempt that found the graph too large.
+    let solver = make_solver(pos, c)?;
     Ok(
         with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c))
             .map(|sol| (sol, t.elapsed().as_secs_f64())),
@@ -472,7 +517,7 @@ fn solve_generic<R: OracleFor>(
 }
 
 /// A solution and, with `solve --analyze`, every move's margin (V4).
-type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
+pub(super) type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
 
 /// Solves `pos`, then, with `solve --analyze`, analyzes it on the same table.
 fn solve_maybe_analyze<R: Rules>(

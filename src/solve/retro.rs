@@ -132,7 +132,44 @@ impl Hasher for FxHasher {
     }
 }
 
-type StateMap<S> = HashMap<S, u32, BuildHasherDefault<FxHasher>>;
+type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// State numbers by exact key ([`Rules::key`], when every state of the graph is within
+/// [`Rules::exact_key_limit`]: 16 bytes an entry) or else by the state itself.
+enum StateIndex<S> {
+    Keys(HashMap<u64, u32, FxBuild>),
+    States(HashMap<S, u32, FxBuild>),
+}
+
+impl<S: Copy + Eq + std::hash::Hash> StateIndex<S> {
+    /// The number of `s`, given `next` when it is new.
+    #[inline]
+    fn find_or_insert<R: Rules<State = S>>(&mut self, rules: &R, s: &S, next: u32) -> u32 {
+        match self {
+            StateIndex::Keys(m) => *m.entry(rules.key(s)).or_insert(next),
+            StateIndex::States(m) => *m.entry(*s).or_insert(next),
+        }
+    }
+
+    fn find<R: Rules<State = S>>(&self, rules: &R, s: &S) -> Option<u32> {
+        match self {
+            StateIndex::Keys(m) => {
+                if rules.seeds_on_board(s) > rules.exact_key_limit() {
+                    return None;
+                }
+                m.get(&rules.key(s)).copied()
+            }
+            StateIndex::States(m) => m.get(s).copied(),
+        }
+    }
+
+    fn renumber(&mut self, new_of: &[u32]) {
+        match self {
+            StateIndex::Keys(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
+            StateIndex::States(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
+        }
+    }
+}
 
 /// The values of one sweep (least fixpoint, in the maximising side's terms) and the edge
 /// each state's strategy plays.
@@ -166,8 +203,12 @@ struct Sweep {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct GraphValues<R: Rules> {
+    rules: R,
+    /// The root's number.
+    root: usize,
+    /// The states by number: by layer (seeds on the board), fewest seeds first.
     states: Vec<R::State>,
-    index: StateMap<R::State>,
+    index: StateIndex<R::State>,
     /// CSR: the edges of state `i` are `first[i]..first[i + 1]`, in [`Rules::children`]
     /// order.
     first: Vec<u32>,
@@ -178,8 +219,7 @@ pub struct GraphValues<R: Rules> {
     seeds: Vec<u16>,
     /// South-relative final value of a finished game (`None`: the game goes on).
     terminal: Vec<Option<i32>>,
-    /// States by layer, fewest seeds first: `order[layer_start[l]..layer_start[l + 1]]`.
-    order: Vec<u32>,
+    /// The states of `l` seeds are numbered `layer_start[l]..layer_start[l + 1]`.
     layer_start: Vec<usize>,
     /// Reverse in-layer edges: for state `j`, `rev[rev_first[j]..rev_first[j + 1]]` are
     /// `(i, e)` with edge `e` of `i` leading to `j` without a capture.
@@ -212,15 +252,18 @@ pub fn solve_graph<R: Rules>(
 
 impl<R: Rules> GraphValues<R> {
     fn enumerate(rules: &R, root: &R::State, max_states: usize) -> Result<Self, RetroError> {
+        // Breadth first, numbered in the order found.
         let mut states = vec![*root];
-        let mut index: StateMap<R::State> = StateMap::default();
-        index.insert(*root, 0);
+        let mut index = if rules.seeds_on_board(root) <= rules.exact_key_limit() {
+            StateIndex::Keys(HashMap::default())
+        } else {
+            StateIndex::States(HashMap::default())
+        };
+        index.find_or_insert(rules, root, 0);
         let mut first = vec![0u32];
         let mut to: Vec<u32> = Vec::new();
         let mut gain: Vec<u16> = Vec::new();
-        let mut south = Vec::new();
         let mut seeds = Vec::new();
-        let mut terminal = Vec::new();
         let mut children: Vec<Child<R>> = Vec::new();
         let mut i = 0;
         while i < states.len() {
@@ -228,73 +271,106 @@ impl<R: Rules> GraphValues<R> {
             if !rules.can_enumerate(&s) {
                 return Err(RetroError::NotEnumerable);
             }
-            let is_south = rules.turn(&s) == Side::South;
             let here = rules.seeds_on_board(&s);
-            south.push(is_south);
             seeds.push(here as u16);
             rules.children(&s, &mut children);
-            if children.is_empty() {
-                let v = rules.final_value(&s) as i32;
-                terminal.push(Some(if is_south { v } else { -v }));
-            } else {
-                terminal.push(None);
-                if children.len() >= NO_EDGE as usize {
-                    return Err(RetroError::TooManyMoves {
-                        moves: children.len(),
+            if children.len() >= NO_EDGE as usize {
+                return Err(RetroError::TooManyMoves {
+                    moves: children.len(),
+                });
+            }
+            for c in &children {
+                let there = rules.seeds_on_board(&c.state);
+                let layered = if c.captured == 0 {
+                    there <= here
+                } else {
+                    there + c.captured as u32 == here
+                };
+                if !layered {
+                    return Err(RetroError::Unlayered {
+                        from: here,
+                        to: there,
+                        captured: c.captured,
                     });
                 }
-                for c in &children {
-                    let there = rules.seeds_on_board(&c.state);
-                    let layered = if c.captured == 0 {
-                        there <= here
-                    } else {
-                        there + c.captured as u32 == here
-                    };
-                    if !layered {
-                        return Err(RetroError::Unlayered {
-                            from: here,
-                            to: there,
-                            captured: c.captured,
-                        });
+                let next = states.len() as u32;
+                let j = index.find_or_insert(rules, &c.state, next);
+                if j == next {
+                    if states.len() >= max_states {
+                        return Err(RetroError::TooLarge { limit: max_states });
                     }
-                    let next = states.len() as u32;
-                    let j = *index.entry(c.state).or_insert(next);
-                    if j == next {
-                        if states.len() >= max_states {
-                            return Err(RetroError::TooLarge { limit: max_states });
-                        }
-                        states.push(c.state);
-                    }
-                    to.push(j);
-                    gain.push(c.captured);
+                    states.push(c.state);
                 }
+                to.push(j);
+                gain.push(c.captured);
             }
             first.push(to.len() as u32);
             i += 1;
         }
         let n = states.len();
-        // Layers by seeds on the board (counting sort).
+        // Renumber by layer (seeds on the board, fewest first; breadth-first order inside
+        // a layer): a layer is then a range of numbers, and an edge stays in its layer
+        // exactly when its target is not below the layer's first number.
         let top = seeds.iter().copied().max().unwrap_or(0) as usize;
-        let mut count = vec![0usize; top + 2];
+        let mut layer_start = vec![0usize; top + 2];
         for &s in &seeds {
-            count[s as usize + 1] += 1;
+            layer_start[s as usize + 1] += 1;
         }
         for l in 0..=top {
-            count[l + 1] += count[l];
+            layer_start[l + 1] += layer_start[l];
         }
-        let layer_start = count.clone();
-        let mut order = vec![0u32; n];
-        for (i, &s) in seeds.iter().enumerate() {
-            order[count[s as usize]] = i as u32;
-            count[s as usize] += 1;
+        let mut fill = layer_start.clone();
+        let mut new_of = vec![0u32; n];
+        for (old, &s) in seeds.iter().enumerate() {
+            new_of[old] = fill[s as usize] as u32;
+            fill[s as usize] += 1;
         }
+        let mut old_of = vec![0u32; n];
+        for (old, &new) in new_of.iter().enumerate() {
+            old_of[new as usize] = old as u32;
+        }
+        index.renumber(&new_of);
+        let states: Vec<R::State> = old_of.iter().map(|&o| states[o as usize]).collect();
+        let seeds: Vec<u16> = old_of.iter().map(|&o| seeds[o as usize]).collect();
+        let mut first2 = Vec::with_capacity(n + 1);
+        first2.push(0u32);
+        let mut to2 = Vec::with_capacity(to.len());
+        let mut gain2 = Vec::with_capacity(gain.len());
+        for &o in &old_of {
+            let o = o as usize;
+            for e in first[o] as usize..first[o + 1] as usize {
+                to2.push(new_of[to[e] as usize]);
+                gain2.push(gain[e]);
+            }
+            first2.push(to2.len() as u32);
+        }
+        drop((first, to, gain));
+        let (first, to, gain) = (first2, to2, gain2);
+        let south: Vec<bool> = states
+            .iter()
+            .map(|s| rules.turn(s) == Side::South)
+            .collect();
+        let terminal: Vec<Option<i32>> = (0..n)
+            .map(|i| {
+                (first[i] == first[i + 1]).then(|| {
+                    let v = rules.final_value(&states[i]) as i32;
+                    if south[i] {
+                        v
+                    } else {
+                        -v
+                    }
+                })
+            })
+            .collect();
         // Reverse in-layer edges.
+        let layer_of = |i: usize| layer_start[seeds[i] as usize];
         let mut rev_first = vec![0u32; n + 1];
         for i in 0..n {
+            let lo = layer_of(i) as u32;
             for e in first[i]..first[i + 1] {
-                let j = to[e as usize] as usize;
-                if seeds[j] == seeds[i] {
-                    rev_first[j + 1] += 1;
+                let j = to[e as usize];
+                if j >= lo {
+                    rev_first[j as usize + 1] += 1;
                 }
             }
         }
@@ -304,11 +380,12 @@ impl<R: Rules> GraphValues<R> {
         let mut fill = rev_first.clone();
         let mut rev = vec![(0u32, 0u8); rev_first[n] as usize];
         for i in 0..n {
+            let lo = layer_of(i) as u32;
             for e in first[i]..first[i + 1] {
-                let j = to[e as usize] as usize;
-                if seeds[j] == seeds[i] {
-                    rev[fill[j] as usize] = (i as u32, (e - first[i]) as u8);
-                    fill[j] += 1;
+                let j = to[e as usize];
+                if j >= lo {
+                    rev[fill[j as usize] as usize] = (i as u32, (e - first[i]) as u8);
+                    fill[j as usize] += 1;
                 }
             }
         }
@@ -318,6 +395,8 @@ impl<R: Rules> GraphValues<R> {
             choice: vec![NO_EDGE; n],
         };
         Ok(GraphValues {
+            rules: rules.clone(),
+            root: new_of[0] as usize,
             states,
             index,
             first,
@@ -326,7 +405,6 @@ impl<R: Rules> GraphValues<R> {
             south,
             seeds,
             terminal,
-            order,
             layer_start,
             rev_first,
             rev,
@@ -377,7 +455,7 @@ impl<R: Rules> GraphValues<R> {
     ) {
         let sign = if south_max { 1 } else { -1 };
         let span = sc.span;
-        let nodes = &self.order[range];
+        let layer_lo = range.start as u32;
         let is_max = |i: usize| self.south[i] == south_max;
         let contrib = |sw: &Sweep, i: usize, e: usize| -> i32 {
             let v = sw.val[self.to[e] as usize];
@@ -389,8 +467,7 @@ impl<R: Rules> GraphValues<R> {
             let g = if self.south[i] { k } else { -k };
             v + sign * g
         };
-        for &i in nodes {
-            let i = i as usize;
+        for i in range {
             sc.done[i] = false;
             sw.val[i] = -INF;
             sw.choice[i] = NO_EDGE;
@@ -405,11 +482,10 @@ impl<R: Rules> GraphValues<R> {
             }
             sc.fixed[i] = false;
             let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
-            let here = self.seeds[i];
             if is_max(i) {
                 let mut best = -INF;
                 for e in e0..e1 {
-                    if self.seeds[self.to[e] as usize] == here {
+                    if self.to[e] >= layer_lo {
                         continue;
                     }
                     let c = contrib(sw, i, e);
@@ -426,7 +502,7 @@ impl<R: Rules> GraphValues<R> {
                 let mut worst = INF;
                 let mut pending = 0u32;
                 for e in e0..e1 {
-                    if self.seeds[self.to[e] as usize] == here {
+                    if self.to[e] >= layer_lo {
                         pending += 1;
                         continue;
                     }
@@ -506,20 +582,20 @@ impl<R: Rules> GraphValues<R> {
         self.to.len()
     }
 
-    /// The reachable states, the root first.
+    /// The reachable states, by layer (seeds on the board), fewest seeds first.
     pub fn states(&self) -> &[R::State] {
         &self.states
     }
 
     /// `(lo, hi)` of V2 for the side to move in `s`, if `s` is in the graph.
     pub fn bounds(&self, s: &R::State) -> Option<Bounds> {
-        let &i = self.index.get(s)?;
+        let i = self.index.find(&self.rules, s)?;
         Some(self.bounds_at(i as usize))
     }
 
     /// `(lo, hi)` of V2 for the side to move at the root.
     pub fn root_bounds(&self) -> Bounds {
-        self.bounds_at(0)
+        self.bounds_at(self.root)
     }
 
     /// South-relative `(a, b)` of state `i`.
@@ -558,22 +634,24 @@ impl<R: Rules> GraphValues<R> {
         let mut b = self.sweep_b.clone();
         let span = self.span.max(c_south.abs() + 1);
         let mut sc = Scratch::new(self.states.len(), span);
-        let l = self.seeds[0] as usize;
+        let l = self.seeds[self.root] as usize;
         let range = self.layer_start[l]..self.layer_start[l + 1];
-        self.sweep_layer(true, range.clone(), &mut a, Some((0, c_south)), &mut sc);
-        self.sweep_layer(false, range, &mut b, Some((0, c_south)), &mut sc);
+        let fixed = Some((self.root as u32, c_south));
+        self.sweep_layer(true, range.clone(), &mut a, fixed, &mut sc);
+        self.sweep_layer(false, range, &mut b, fixed, &mut sc);
         (a, b)
     }
 
     /// The exact final margin of every legal move at the root, for the mover, the root
     /// counted as played (V4); `d` is the root mover's captured difference.
     fn root_move_values(&self, d: i32) -> Vec<i32> {
-        let mover_south = self.south[0];
+        let r = self.root;
+        let mover_south = self.south[r];
         // Returning to the root ends the game with a margin of 0: a future gain of -d.
         let c_mover = -d;
         let c_south = if mover_south { c_mover } else { -c_mover };
         let (a, b) = self.with_root_fixed(c_south);
-        let (e0, e1) = (self.first[0] as usize, self.first[1] as usize);
+        let (e0, e1) = (self.first[r] as usize, self.first[r + 1] as usize);
         (e0..e1)
             .map(|e| {
                 let j = self.to[e] as usize;
@@ -589,10 +667,10 @@ impl<R: Rules> GraphValues<R> {
     /// A principal variation from the root whose mover's captured difference is `d`,
     /// starting with `first_edge` when given; at most `max_len` moves.
     fn pv_edges(&self, d: i32, first_edge: Option<usize>, max_len: usize) -> Vec<usize> {
-        let mut d_south = if self.south[0] { d } else { -d };
+        let mut d_south = if self.south[self.root] { d } else { -d };
         let mut seen = vec![false; self.states.len()];
-        let mut i = 0usize;
-        seen[0] = true;
+        let mut i = self.root;
+        seen[i] = true;
         let mut line = Vec::new();
         while line.len() < max_len && self.terminal[i].is_none() {
             let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
@@ -729,14 +807,14 @@ pub fn solve_position<R: Rules>(
     // best move: its line never comes back to the root); where the value is the
     // repetition payoff, with a best move that keeps the value without the root counted
     // as played, else the first best move.
-    let d_south = if g.south[0] { d } else { -d };
-    let e0 = g.first[0] as usize;
+    let d_south = if g.south[g.root] { d } else { -d };
+    let e0 = g.first[g.root] as usize;
     let strategy = g
-        .strategy_edge(0, d_south)
+        .strategy_edge(g.root, d_south)
         .map(|e| e - e0)
         .filter(|m| best.contains(m));
     let first = strategy.or_else(|| {
-        let keeping: Vec<usize> = g.keeping_edges(0, d_south).map(|e| e - e0).collect();
+        let keeping: Vec<usize> = g.keeping_edges(g.root, d_south).map(|e| e - e0).collect();
         best.iter()
             .copied()
             .find(|m| keeping.contains(m))
