@@ -22,18 +22,16 @@ pub struct Args {
 }
 
 fn analyze<R: OracleFor>(pos: &Position<R>, c: &Common, json: bool) -> i32 {
-    let values = match super::solve::try_retro(pos, c) {
-        Some((_, Some(moves))) => moves,
-        _ => match search(pos, c, json) {
-            Ok(v) => v,
-            Err(code) => return code,
-        },
+    let values = match search(pos, c, json) {
+        Ok(v) => v,
+        Err(code) => return code,
     };
     print(pos, &values, json);
     0
 }
 
-/// Every move's margin by the search; the exit code when it fails or is stopped.
+/// Every move's margin, through the retrograde solver when the graph is small, else by
+/// the search; the exit code when it fails or is stopped.
 fn search<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
@@ -50,6 +48,9 @@ fn search<R: OracleFor>(
             });
         }
     };
+    if let Some((_, Some(moves))) = super::solve::try_retro(pos, c) {
+        return Ok(moves);
+    }
     with_progress(&solver, c.progress, || solver.analyze(pos))
         .map_err(|e| super::solve::report_stop(pos, &e, json))
 }

@@ -19,13 +19,6 @@ pub struct Args {
 }
 
 fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
-    if let Some((s, _)) = super::solve::try_retro(pos, c) {
-        match s.best_moves.first() {
-            Some(m) => println!("{m}"),
-            None => println!("none"),
-        }
-        return 0;
-    }
     let solver = match make_solver(pos, c) {
         Ok(s) => s,
         Err(e) => {
@@ -37,7 +30,11 @@ fn bestmove<R: OracleFor>(pos: &Position<R>, c: &Common) -> i32 {
             };
         }
     };
-    match with_progress(&solver, c.progress, || solver.solve(pos)) {
+    let solved = match super::solve::try_retro(pos, c) {
+        Some((s, _)) => Ok(s),
+        None => with_progress(&solver, c.progress, || solver.solve(pos)),
+    };
+    match solved {
         Ok(s) => {
             match s.best_moves.first() {
                 Some(m) => println!("{m}"),

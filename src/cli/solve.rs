@@ -12,7 +12,6 @@ use giuthi::solve::alphabeta::{
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::retro;
-use giuthi::solve::retro_oracle::RetroOracle;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
@@ -105,11 +104,6 @@ pub struct SearchArgs {
     /// Larger graphs go to the search.
     #[arg(long, value_name = "STATES")]
     pub retro_states: Option<usize>,
-    /// Inside the search, look up the exact values of positions with at most SEEDS seeds
-    /// on the board from retrograde solves of their graphs made on demand (without --tb;
-    /// off by default: docs/solver.md, Retrograde solve, measures it).
-    #[arg(long, value_name = "SEEDS")]
-    pub retro_oracle: Option<u32>,
     /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
@@ -129,7 +123,6 @@ impl SearchArgs {
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             retro_states: self.retro_states.unwrap_or(retro::DEFAULT_MAX_STATES),
-            retro_oracle: self.retro_oracle,
             analyze: false,
             tb_where_present: false,
             tb_cache: TbCache::default(),
@@ -156,9 +149,6 @@ pub(super) struct Common {
     pub first_cap: usize,
     /// `--retro-states`: the largest graph solved by the retrograde solver (0: none).
     pub retro_states: usize,
-    /// `--retro-oracle`: positions of at most this many seeds are looked up from
-    /// on-demand retrograde solves inside the search.
-    pub retro_oracle: Option<u32>,
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
     pub tb_where_present: bool,
@@ -281,15 +271,6 @@ pub(super) fn make_solver<R: OracleFor>(
                     "note: --tb {} has no tables for {pos}; solved without them",
                     dir.display()
                 );
-            }
-            if let Some(seeds) = c.retro_oracle {
-                let states = c.retro_states.max(1);
-                solver = solver.with_oracle(Arc::new(RetroOracle::new(
-                    pos.rules.clone(),
-                    seeds,
-                    states,
-                    8 * states,
-                )));
             }
         }
     }
@@ -503,13 +484,14 @@ fn solve_generic<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
 ) -> anyhow::Result<Result<(Solved<R>, f64), Interrupted>> {
+    // The solver first: its options are checked (and its table had) as before.
+    let solver = make_solver(pos, c)?;
     let t = Instant::now();
     if let Some((sol, moves)) = try_retro(pos, c) {
         let moves = moves.filter(|_| c.analyze);
         return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
     }
     // The time includes a retrograde attempt that found the graph too large.
-    let solver = make_solver(pos, c)?;
     Ok(
         with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c))
             .map(|sol| (sol, t.elapsed().as_secs_f64())),

@@ -1,14 +1,13 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
 //! [`alphabeta`] is the solver; [`retro`] solves small reachable graphs outright (the
-//! endgames), and [`retro_oracle`] serves its values inside the search; [`naive`] is the reference method used by the tests;
+//! endgames); [`naive`] is the reference method used by the tests;
 //! [`tt`] is the transposition table; [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
 pub mod checkpoint;
 pub mod naive;
 pub mod retro;
-pub mod retro_oracle;
 pub mod tt;
 
 use crate::rules::Rules;
