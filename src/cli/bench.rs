@@ -73,7 +73,7 @@ pub const QUICK: &[Case] = &[
 
 /// `--suite kalah`: the Kalah starts of the comparison with Irving's solver, with
 /// the published first-player margins of Irving, Donkers and Uiterwijk (2000) for (5,4),
-/// (6,3) and (6,4) (tests/kalah.rs). The value of (5,5) is not checked: it was not
+/// (6,3) and (6,4) (tests/all/kalah.rs). The value of (5,5) is not checked: it was not
 /// confirmed by a second route yet (docs/performance.md).
 pub const KALAH: &[Case] = &[
     case("kalah(5,4)", "kalah 4,4,4,4,4/4,4,4,4,4 S 0,0", 12, 12, 12),

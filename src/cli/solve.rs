@@ -11,6 +11,7 @@ use giuthi::solve::alphabeta::{
     DEFAULT_MAX_PLY,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
+use giuthi::solve::retro;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
 use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
@@ -102,6 +103,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
     pub max_ply: Option<u64>,
+    /// Solve outright, by a retrograde pass over the reachable graph, a position whose
+    /// graph has at most this many states (default 1048576, about 200 MB; 0: never):
+    /// exact like the search and instant on endgames (docs/solver.md, Retrograde solve).
+    /// Larger graphs go to the search.
+    #[arg(long, value_name = "STATES")]
+    pub retro_states: Option<usize>,
     /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
@@ -121,6 +128,7 @@ impl SearchArgs {
             tb: self.tb.clone(),
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
+            retro_states: self.retro_states.unwrap_or(retro::DEFAULT_MAX_STATES),
             analyze: false,
             bounds: false,
             tb_where_present: false,
@@ -146,6 +154,8 @@ pub(super) struct Common {
     pub max_ply: usize,
     /// `--first-cap`.
     pub first_cap: usize,
+    /// `--retro-states`: the largest graph solved by the retrograde solver (0: none).
+    pub retro_states: usize,
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
     pub tb_where_present: bool,
@@ -490,12 +500,29 @@ impl Record {
     }
 }
 
+/// The solution and every move's margin through the retrograde solver when the reachable
+/// graph of `pos` has at most `--retro-states` states (`None`: larger, or switched off;
+/// the search answers then). The solution's `nodes` are the graph's states.
+pub(super) fn try_retro<R: Rules>(pos: &Position<R>, c: &Common) -> Option<Solved<R>> {
+    if c.retro_states == 0 || !pos.rules.can_enumerate(&pos.state) {
+        return None;
+    }
+    let (sol, moves) = retro::solve_position(pos, c.retro_states).ok()?;
+    Some((sol, Some(moves)))
+}
+
 fn solve_generic<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
 ) -> anyhow::Result<Result<(Solved<R>, f64), Interrupted>> {
+    // The solver first: its options are checked (and its table had) as before.
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
+    if let Some((sol, moves)) = try_retro(pos, c) {
+        let moves = moves.filter(|_| c.analyze);
+        return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
+    }
+    // The time includes a retrograde attempt that found the graph too large.
     Ok(
         with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c))
             .map(|sol| (sol, t.elapsed().as_secs_f64())),
@@ -503,7 +530,7 @@ fn solve_generic<R: OracleFor>(
 }
 
 /// A solution and, with `solve --analyze`, every move's margin (V4).
-type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
+pub(super) type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
 
 /// Solves `pos`, then, with `solve --analyze`, analyzes it on the same table.
 fn solve_maybe_analyze<R: Rules>(

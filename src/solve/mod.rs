@@ -1,13 +1,15 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
-//! [`alphabeta`] is the solver; [`naive`] is the reference method used by the tests;
-//! [`order`] orders the moves of the search;
+//! [`alphabeta`] is the solver; [`order`] orders the moves of the search; [`retro`] solves
+//! small reachable graphs outright (the endgames); [`naive`] is the reference method used
+//! by the tests;
 //! [`tt`] is the transposition table; [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
 pub mod checkpoint;
 pub mod naive;
 pub mod order;
+pub mod retro;
 pub mod tt;
 
 use crate::rules::Rules;

@@ -30,4 +30,5 @@ mod server_api;
 mod server_browser;
 mod solve_tb;
 mod solver_naive;
+mod solver_retro;
 mod tablebase;

@@ -1,0 +1,842 @@
+//! The retrograde solver: an exact solve of a position's whole reachable graph in memory
+//! (RULES.md V2-V4), for positions whose graph is small (endgames).
+//!
+//! It computes what the naive reference solver ([`super::naive`]) computes, the least and
+//! the greatest fixpoint of the minimax equations, but in time linear in the edges:
+//!
+//! 1. **Enumeration.** Every state reachable from the root is numbered (a hash map from
+//!    state to `u32`, breadth first, up to a cap); the moves become compact edges in CSR
+//!    form (`u32` target, seeds captured). States only lose seeds, by capture, so the graph
+//!    falls into *layers* by seeds on the board: an edge stays in its layer exactly when it
+//!    captures nothing, and otherwise leaves it for a lower one.
+//! 2. **Retrograde fixpoint, layer by layer, fewest seeds first.** Inside a layer every
+//!    edge gains 0; the edges that leave it have known values. The least fixpoint of a
+//!    layer (a repetition is minus infinity for the maximising side) is the value of the
+//!    game "reach an exit, in finitely many moves, worth as much as possible", which a
+//!    Dijkstra-like sweep over the values in decreasing order (a bucket queue) settles
+//!    exactly: a maximising node is settled by its first settled child, a minimising node
+//!    when its last in-layer child is settled; what is never settled is minus infinity. The
+//!    greatest fixpoint is the same sweep with the sides' roles exchanged.
+//!
+//! Values are South-relative as in [`super::naive`]: `a` is the least fixpoint (South must
+//! force the game to end), `b` the greatest; for the side to move `(lo, hi)` is `(a, b)` for
+//! South and `(-b, -a)` for North.
+//!
+//! The best moves of V4 count the root as played: returning to it ends the game with a
+//! margin of 0. Only the root's own layer can return to the root (the other layers have
+//! fewer seeds), so that layer is swept once more with the root made a terminal.
+//!
+//! The principal variation follows the sweeps' strategies: from a state whose value
+//! `clamp(c, a, b)` (`c` the repetition payoff) is above `c` both sides play the strategy of
+//! the least fixpoint (which never returns to a state inside the layer, so the line reaches
+//! an exit), below `c` that of the greatest, and at `c` any move that keeps the value, until
+//! a repetition ends the game at `c`.
+
+use super::alphabeta::Solution;
+use crate::position::Position;
+use crate::rules::{Child, Rules};
+use crate::types::Side;
+use crate::value::{Bounds, GameResult, Score, NEG_INF, POS_INF};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The default cap on the states of a graph solved by [`solve_position`] in the CLI
+/// (`--retro-states`): a million states take about 200 MB and well under a second.
+pub const DEFAULT_MAX_STATES: usize = 1 << 20;
+
+/// Why the retrograde solver gave up on a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RetroError {
+    /// More states are reachable than the cap allows.
+    #[error("the retrograde solver stopped: more than {limit} reachable states")]
+    TooLarge {
+        /// The cap that was passed.
+        limit: usize,
+    },
+    /// A reachable state's moves are not enumerated (a Kiothi opening redistribution, K3).
+    #[error("the retrograde solver needs every reachable state's moves (a Kiothi opening, K3)")]
+    NotEnumerable,
+    /// A state has more moves than the compact edges hold (255).
+    #[error("a reachable state has {moves} moves; the retrograde solver holds at most 254")]
+    TooManyMoves {
+        /// Moves of the state.
+        moves: usize,
+    },
+    /// A move broke the layering of the [`Rules`] contract (seeds rose, or a capture left
+    /// the seeds on the board unchanged): a bug in the rules.
+    #[error("a move broke the seed layering ({from} -> {to} seeds, {captured} captured)")]
+    Unlayered {
+        /// Seeds on the board before the move.
+        from: u32,
+        /// Seeds on the board after it.
+        to: u32,
+        /// Seeds the move captured.
+        captured: u16,
+    },
+}
+
+/// A South-relative infinity (as in [`super::naive`]); far beyond any margin.
+const INF: i32 = 1 << 20;
+
+/// No edge recorded.
+const NO_EDGE: u8 = u8::MAX;
+
+/// A fast hasher for the state map (FxHash with a final mix).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        let h = self.0;
+        (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (h >> 32)
+    }
+}
+
+type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// State numbers by exact key ([`Rules::key`], when every state of the graph is within
+/// [`Rules::exact_key_limit`]: 16 bytes an entry) or else by the state itself.
+enum StateIndex<S> {
+    Keys(HashMap<u64, u32, FxBuild>),
+    States(HashMap<S, u32, FxBuild>),
+}
+
+impl<S: Copy + Eq + std::hash::Hash> StateIndex<S> {
+    /// The number of `s`, given `next` when it is new.
+    #[inline]
+    fn find_or_insert<R: Rules<State = S>>(&mut self, rules: &R, s: &S, next: u32) -> u32 {
+        match self {
+            StateIndex::Keys(m) => *m.entry(rules.key(s)).or_insert(next),
+            StateIndex::States(m) => *m.entry(*s).or_insert(next),
+        }
+    }
+
+    fn find<R: Rules<State = S>>(&self, rules: &R, s: &S) -> Option<u32> {
+        match self {
+            StateIndex::Keys(m) => {
+                if rules.seeds_on_board(s) > rules.exact_key_limit() {
+                    return None;
+                }
+                m.get(&rules.key(s)).copied()
+            }
+            StateIndex::States(m) => m.get(s).copied(),
+        }
+    }
+
+    fn renumber(&mut self, new_of: &[u32]) {
+        match self {
+            StateIndex::Keys(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
+            StateIndex::States(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
+        }
+    }
+}
+
+/// The values of one sweep (least fixpoint, in the maximising side's terms) and the edge
+/// each state's strategy plays.
+#[derive(Clone)]
+struct Sweep {
+    /// Value for the sweep's maximising side (`-INF` where it cannot force an end).
+    val: Vec<i32>,
+    /// The strategy's edge (offset among the state's edges; `NO_EDGE`: none).
+    choice: Vec<u8>,
+}
+
+/// The reachable graph of a state with its exact values (RULES.md V2) at every state.
+///
+/// # Examples
+///
+/// The example of RULES.md V4 (`lo = 3`, `hi = +inf`), checked against the naive solver:
+///
+/// ```
+/// use giuthi::Position;
+/// use giuthi::rules::giuthi::Giuthi;
+/// use giuthi::solve::{naive::naive_bounds, retro::solve_graph};
+/// use giuthi::value::POS_INF;
+/// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
+/// let g = solve_graph(&pos.rules, &pos.state, 100_000)?;
+/// let b = g.root_bounds();
+/// assert_eq!((b.lo, b.hi), (3, POS_INF));
+/// assert_eq!(b, naive_bounds(&pos.rules, &pos.state, 100_000)?);
+/// // Every reachable state has its bounds too.
+/// assert!(g.len() > 1);
+/// assert!(g.states().iter().all(|s| g.bounds(s).is_some()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct GraphValues<R: Rules> {
+    rules: R,
+    /// The root's number.
+    root: usize,
+    /// The states by number: by layer (seeds on the board), fewest seeds first.
+    states: Vec<R::State>,
+    index: StateIndex<R::State>,
+    /// CSR: the edges of state `i` are `first[i]..first[i + 1]`, in [`Rules::children`]
+    /// order.
+    first: Vec<u32>,
+    to: Vec<u32>,
+    /// Seeds captured by the mover with each edge.
+    gain: Vec<u16>,
+    south: Vec<bool>,
+    seeds: Vec<u16>,
+    /// South-relative final value of a finished game (`None`: the game goes on).
+    terminal: Vec<Option<i32>>,
+    /// The states of `l` seeds are numbered `layer_start[l]..layer_start[l + 1]`.
+    layer_start: Vec<usize>,
+    /// Reverse in-layer edges: for state `j`, `rev[rev_first[j]..rev_first[j + 1]]` are
+    /// `(i, e)` with edge `e` of `i` leading to `j` without a capture.
+    rev_first: Vec<u32>,
+    rev: Vec<(u32, u8)>,
+    /// The least fixpoint with South maximising (`a`).
+    sweep_a: Sweep,
+    /// The least fixpoint with North maximising (`-b`).
+    sweep_b: Sweep,
+    /// Bound on the absolute value of every finite value (bucket queue size).
+    span: i32,
+}
+
+/// Builds the graph reachable from `root` (at most `max_states` states) and solves it.
+///
+/// # Errors
+///
+/// [`RetroError::TooLarge`] when more than `max_states` states are reachable;
+/// [`RetroError::NotEnumerable`] when a reachable state's moves are not listed;
+/// [`RetroError::Unlayered`] when the rules break the seed layering.
+pub fn solve_graph<R: Rules>(
+    rules: &R,
+    root: &R::State,
+    max_states: usize,
+) -> Result<GraphValues<R>, RetroError> {
+    let mut g = GraphValues::enumerate(rules, root, max_states)?;
+    g.sweep_all();
+    Ok(g)
+}
+
+impl<R: Rules> GraphValues<R> {
+    fn enumerate(rules: &R, root: &R::State, max_states: usize) -> Result<Self, RetroError> {
+        // Breadth first, numbered in the order found.
+        let mut states = vec![*root];
+        let mut index = if rules.seeds_on_board(root) <= rules.exact_key_limit() {
+            StateIndex::Keys(HashMap::default())
+        } else {
+            StateIndex::States(HashMap::default())
+        };
+        index.find_or_insert(rules, root, 0);
+        let mut first = vec![0u32];
+        let mut to: Vec<u32> = Vec::new();
+        let mut gain: Vec<u16> = Vec::new();
+        let mut seeds = Vec::new();
+        let mut children: Vec<Child<R>> = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            let s = states[i];
+            if !rules.can_enumerate(&s) {
+                return Err(RetroError::NotEnumerable);
+            }
+            let here = rules.seeds_on_board(&s);
+            seeds.push(here as u16);
+            rules.children(&s, &mut children);
+            if children.len() >= NO_EDGE as usize {
+                return Err(RetroError::TooManyMoves {
+                    moves: children.len(),
+                });
+            }
+            for c in &children {
+                let there = rules.seeds_on_board(&c.state);
+                let layered = if c.captured == 0 {
+                    there <= here
+                } else {
+                    there + c.captured as u32 == here
+                };
+                if !layered {
+                    return Err(RetroError::Unlayered {
+                        from: here,
+                        to: there,
+                        captured: c.captured,
+                    });
+                }
+                let next = states.len() as u32;
+                let j = index.find_or_insert(rules, &c.state, next);
+                if j == next {
+                    if states.len() >= max_states {
+                        return Err(RetroError::TooLarge { limit: max_states });
+                    }
+                    states.push(c.state);
+                }
+                to.push(j);
+                gain.push(c.captured);
+            }
+            first.push(to.len() as u32);
+            i += 1;
+        }
+        let n = states.len();
+        // Renumber by layer (seeds on the board, fewest first; breadth-first order inside
+        // a layer): a layer is then a range of numbers, and an edge stays in its layer
+        // exactly when its target is not below the layer's first number.
+        let top = seeds.iter().copied().max().unwrap_or(0) as usize;
+        let mut layer_start = vec![0usize; top + 2];
+        for &s in &seeds {
+            layer_start[s as usize + 1] += 1;
+        }
+        for l in 0..=top {
+            layer_start[l + 1] += layer_start[l];
+        }
+        let mut fill = layer_start.clone();
+        let mut new_of = vec![0u32; n];
+        for (old, &s) in seeds.iter().enumerate() {
+            new_of[old] = fill[s as usize] as u32;
+            fill[s as usize] += 1;
+        }
+        let mut old_of = vec![0u32; n];
+        for (old, &new) in new_of.iter().enumerate() {
+            old_of[new as usize] = old as u32;
+        }
+        index.renumber(&new_of);
+        let states: Vec<R::State> = old_of.iter().map(|&o| states[o as usize]).collect();
+        let seeds: Vec<u16> = old_of.iter().map(|&o| seeds[o as usize]).collect();
+        let mut first2 = Vec::with_capacity(n + 1);
+        first2.push(0u32);
+        let mut to2 = Vec::with_capacity(to.len());
+        let mut gain2 = Vec::with_capacity(gain.len());
+        for &o in &old_of {
+            let o = o as usize;
+            for e in first[o] as usize..first[o + 1] as usize {
+                to2.push(new_of[to[e] as usize]);
+                gain2.push(gain[e]);
+            }
+            first2.push(to2.len() as u32);
+        }
+        drop((first, to, gain));
+        let (first, to, gain) = (first2, to2, gain2);
+        let south: Vec<bool> = states
+            .iter()
+            .map(|s| rules.turn(s) == Side::South)
+            .collect();
+        let terminal: Vec<Option<i32>> = (0..n)
+            .map(|i| {
+                (first[i] == first[i + 1]).then(|| {
+                    let v = rules.final_value(&states[i]) as i32;
+                    if south[i] {
+                        v
+                    } else {
+                        -v
+                    }
+                })
+            })
+            .collect();
+        // Reverse in-layer edges.
+        let layer_of = |i: usize| layer_start[seeds[i] as usize];
+        let mut rev_first = vec![0u32; n + 1];
+        for i in 0..n {
+            let lo = layer_of(i) as u32;
+            for e in first[i]..first[i + 1] {
+                let j = to[e as usize];
+                if j >= lo {
+                    rev_first[j as usize + 1] += 1;
+                }
+            }
+        }
+        for j in 0..n {
+            rev_first[j + 1] += rev_first[j];
+        }
+        let mut fill = rev_first.clone();
+        let mut rev = vec![(0u32, 0u8); rev_first[n] as usize];
+        for i in 0..n {
+            let lo = layer_of(i) as u32;
+            for e in first[i]..first[i + 1] {
+                let j = to[e as usize];
+                if j >= lo {
+                    rev[fill[j as usize] as usize] = (i as u32, (e - first[i]) as u8);
+                    fill[j as usize] += 1;
+                }
+            }
+        }
+        let span = top as i32 + 1;
+        let empty = Sweep {
+            val: vec![-INF; n],
+            choice: vec![NO_EDGE; n],
+        };
+        Ok(GraphValues {
+            rules: rules.clone(),
+            root: new_of[0] as usize,
+            states,
+            index,
+            first,
+            to,
+            gain,
+            south,
+            seeds,
+            terminal,
+            layer_start,
+            rev_first,
+            rev,
+            sweep_a: empty.clone(),
+            sweep_b: empty,
+            span,
+        })
+    }
+
+    fn sweep_all(&mut self) {
+        let mut a = std::mem::replace(
+            &mut self.sweep_a,
+            Sweep {
+                val: Vec::new(),
+                choice: Vec::new(),
+            },
+        );
+        let mut b = std::mem::replace(
+            &mut self.sweep_b,
+            Sweep {
+                val: Vec::new(),
+                choice: Vec::new(),
+            },
+        );
+        let mut scratch = Scratch::new(self.states.len(), self.span);
+        for l in 0..self.layer_start.len() - 1 {
+            let (lo, hi) = (self.layer_start[l], self.layer_start[l + 1]);
+            if lo == hi {
+                continue;
+            }
+            self.sweep_layer(true, lo..hi, &mut a, None, &mut scratch);
+            self.sweep_layer(false, lo..hi, &mut b, None, &mut scratch);
+        }
+        self.sweep_a = a;
+        self.sweep_b = b;
+    }
+
+    /// The least fixpoint of one layer for the maximising side (`South` when `south_max`),
+    /// the lower layers already solved in `sw`. `fixed` makes one state a terminal with
+    /// the given South-relative value.
+    fn sweep_layer(
+        &self,
+        south_max: bool,
+        range: std::ops::Range<usize>,
+        sw: &mut Sweep,
+        fixed: Option<(u32, i32)>,
+        sc: &mut Scratch,
+    ) {
+        let sign = if south_max { 1 } else { -1 };
+        let span = sc.span;
+        let layer_lo = range.start as u32;
+        let is_max = |i: usize| self.south[i] == south_max;
+        let contrib = |sw: &Sweep, i: usize, e: usize| -> i32 {
+            let v = sw.val[self.to[e] as usize];
+            if v <= -INF {
+                return -INF;
+            }
+            let k = self.gain[e] as i32;
+            // The gain for South, then for the maximising side.
+            let g = if self.south[i] { k } else { -k };
+            v + sign * g
+        };
+        for i in range {
+            sc.done[i] = false;
+            sw.val[i] = -INF;
+            sw.choice[i] = NO_EDGE;
+            let term = match fixed {
+                Some((f, v)) if f as usize == i => Some(v),
+                _ => self.terminal[i],
+            };
+            if let Some(t) = term {
+                sc.fixed[i] = true;
+                sc.push(sign * t, i as u32);
+                continue;
+            }
+            sc.fixed[i] = false;
+            let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
+            if is_max(i) {
+                let mut best = -INF;
+                for e in e0..e1 {
+                    if self.to[e] >= layer_lo {
+                        continue;
+                    }
+                    let c = contrib(sw, i, e);
+                    if c > best {
+                        best = c;
+                        sw.choice[i] = (e - e0) as u8;
+                    }
+                }
+                sc.aux[i] = best;
+                if best > -INF {
+                    sc.push(best, i as u32);
+                }
+            } else {
+                let mut worst = INF;
+                let mut pending = 0u32;
+                for e in e0..e1 {
+                    if self.to[e] >= layer_lo {
+                        pending += 1;
+                        continue;
+                    }
+                    let c = contrib(sw, i, e);
+                    if c < worst {
+                        worst = c;
+                        sw.choice[i] = (e - e0) as u8;
+                    }
+                }
+                sc.aux[i] = worst;
+                sc.pending[i] = pending;
+                if worst <= -INF {
+                    // An exit the maximising side cannot force to an end: settled at -INF.
+                    sc.done[i] = true;
+                } else if pending == 0 {
+                    sc.push(worst, i as u32);
+                }
+            }
+        }
+        // Settle values from the highest down.
+        let mut cur = 2 * span;
+        loop {
+            let Some(i) = sc.buckets[cur as usize].pop() else {
+                if cur == 0 {
+                    break;
+                }
+                cur -= 1;
+                continue;
+            };
+            let i = i as usize;
+            if sc.done[i] {
+                continue;
+            }
+            let v = cur - span;
+            sc.done[i] = true;
+            sw.val[i] = v;
+            for r in self.rev_first[i]..self.rev_first[i + 1] {
+                let (p, e) = self.rev[r as usize];
+                let p = p as usize;
+                if sc.done[p] || sc.fixed[p] {
+                    continue;
+                }
+                if is_max(p) {
+                    if v > sc.aux[p] {
+                        sc.aux[p] = v;
+                        sw.choice[p] = e;
+                        sc.push(v, p as u32);
+                    }
+                } else {
+                    sc.pending[p] -= 1;
+                    if sc.pending[p] == 0 {
+                        if v <= sc.aux[p] {
+                            sw.choice[p] = e;
+                            sc.push(v, p as u32);
+                        } else {
+                            let w = sc.aux[p];
+                            sc.push(w, p as u32);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of reachable states (the root included).
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether the graph is empty (never: the root is in it).
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// Number of moves (edges) of the graph.
+    pub fn edges(&self) -> usize {
+        self.to.len()
+    }
+
+    /// The reachable states, by layer (seeds on the board), fewest seeds first.
+    pub fn states(&self) -> &[R::State] {
+        &self.states
+    }
+
+    /// `(lo, hi)` of V2 for the side to move in `s`, if `s` is in the graph.
+    pub fn bounds(&self, s: &R::State) -> Option<Bounds> {
+        let i = self.index.find(&self.rules, s)?;
+        Some(self.bounds_at(i as usize))
+    }
+
+    /// `(lo, hi)` of V2 for the side to move at the root.
+    pub fn root_bounds(&self) -> Bounds {
+        self.bounds_at(self.root)
+    }
+
+    /// South-relative `(a, b)` of state `i`.
+    fn south_ab(&self, i: usize) -> (i32, i32) {
+        (self.sweep_a.val[i], -self.sweep_b.val[i])
+    }
+
+    fn bounds_at(&self, i: usize) -> Bounds {
+        let (a, b) = self.south_ab(i);
+        let conv = |x: i32| -> Score {
+            if x <= -INF {
+                NEG_INF
+            } else if x >= INF {
+                POS_INF
+            } else {
+                x as Score
+            }
+        };
+        if self.south[i] {
+            Bounds {
+                lo: conv(a),
+                hi: conv(b),
+            }
+        } else {
+            Bounds {
+                lo: conv(-b),
+                hi: conv(-a),
+            }
+        }
+    }
+
+    /// South-relative `(a, b)` of every state with the root made a terminal worth
+    /// `c_south` (South-relative future value): the root's layer swept again.
+    fn with_root_fixed(&self, c_south: i32) -> (Sweep, Sweep) {
+        let mut a = self.sweep_a.clone();
+        let mut b = self.sweep_b.clone();
+        let span = self.span.max(c_south.abs() + 1);
+        let mut sc = Scratch::new(self.states.len(), span);
+        let l = self.seeds[self.root] as usize;
+        let range = self.layer_start[l]..self.layer_start[l + 1];
+        let fixed = Some((self.root as u32, c_south));
+        self.sweep_layer(true, range.clone(), &mut a, fixed, &mut sc);
+        self.sweep_layer(false, range, &mut b, fixed, &mut sc);
+        (a, b)
+    }
+
+    /// The exact final margin of every legal move at the root, for the mover, the root
+    /// counted as played (V4); `d` is the root mover's captured difference.
+    fn root_move_values(&self, d: i32) -> Vec<i32> {
+        let r = self.root;
+        let mover_south = self.south[r];
+        // Returning to the root ends the game with a margin of 0: a future gain of -d.
+        let c_mover = -d;
+        let c_south = if mover_south { c_mover } else { -c_mover };
+        let (a, b) = self.with_root_fixed(c_south);
+        let (e0, e1) = (self.first[r] as usize, self.first[r + 1] as usize);
+        (e0..e1)
+            .map(|e| {
+                let j = self.to[e] as usize;
+                let k = self.gain[e] as i32;
+                let (aj, bj) = (a.val[j], -b.val[j]);
+                let (lo, hi) = if mover_south { (aj, bj) } else { (-bj, -aj) };
+                let c_child = c_mover - k;
+                d + k + c_child.clamp(lo, hi)
+            })
+            .collect()
+    }
+
+    /// A principal variation from the root whose mover's captured difference is `d`,
+    /// starting with `first_edge` when given; at most `max_len` moves.
+    fn pv_edges(&self, d: i32, first_edge: Option<usize>, max_len: usize) -> Vec<usize> {
+        let mut d_south = if self.south[self.root] { d } else { -d };
+        let mut seen = vec![false; self.states.len()];
+        let mut i = self.root;
+        seen[i] = true;
+        let mut line = Vec::new();
+        while line.len() < max_len && self.terminal[i].is_none() {
+            let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
+            let e = match first_edge {
+                Some(f) if line.is_empty() => e0 + f,
+                _ => self.pv_choice(i, d_south),
+            };
+            line.push(e - e0);
+            let k = self.gain[e] as i32;
+            d_south += if self.south[i] { k } else { -k };
+            i = self.to[e] as usize;
+            debug_assert!(e < e1);
+            if seen[i] {
+                break;
+            }
+            seen[i] = true;
+        }
+        line
+    }
+
+    /// True South-relative value of state `i` when a repetition pays the future value `c`.
+    fn true_value(&self, i: usize, c: i32) -> i32 {
+        let (a, b) = self.south_ab(i);
+        c.clamp(a, b)
+    }
+
+    /// The edge of the strategy that realises the true value of state `i` (captured
+    /// difference `d_south`) when it differs from the repetition payoff: the strategy of
+    /// the least fixpoint above it, of the greatest below it (`None` at the payoff).
+    fn strategy_edge(&self, i: usize, d_south: i32) -> Option<usize> {
+        let c = -d_south;
+        let t = self.true_value(i, c);
+        let ch = if t > c {
+            self.sweep_a.choice[i]
+        } else if t < c {
+            self.sweep_b.choice[i]
+        } else {
+            return None;
+        };
+        (ch != NO_EDGE).then(|| self.first[i] as usize + ch as usize)
+    }
+
+    /// The edge a principal variation plays at state `i` (captured difference `d_south`).
+    fn pv_choice(&self, i: usize, d_south: i32) -> usize {
+        self.strategy_edge(i, d_south)
+            .or_else(|| self.keeping_edges(i, d_south).next())
+            .unwrap_or(self.first[i] as usize)
+    }
+
+    /// The edges of state `i` that keep its true value (repetition paying a margin of 0).
+    fn keeping_edges(&self, i: usize, d_south: i32) -> impl Iterator<Item = usize> + '_ {
+        let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
+        let c = -d_south;
+        let t = self.true_value(i, c);
+        (e0..e1).filter(move |&e| {
+            let k = self.gain[e] as i32;
+            let g = if self.south[i] { k } else { -k };
+            g + self.true_value(self.to[e] as usize, c - g) == t
+        })
+    }
+}
+
+/// Per-sweep working memory.
+struct Scratch {
+    span: i32,
+    buckets: Vec<Vec<u32>>,
+    done: Vec<bool>,
+    fixed: Vec<bool>,
+    aux: Vec<i32>,
+    pending: Vec<u32>,
+}
+
+impl Scratch {
+    fn new(n: usize, span: i32) -> Scratch {
+        Scratch {
+            span,
+            buckets: vec![Vec::new(); 2 * span as usize + 1],
+            done: vec![false; n],
+            fixed: vec![false; n],
+            aux: vec![0; n],
+            pending: vec![0; n],
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, v: i32, i: u32) {
+        debug_assert!(v.abs() <= self.span, "value {v} beyond {}", self.span);
+        self.buckets[(v + self.span) as usize].push(i);
+    }
+}
+
+/// The length at which a principal variation is cut (as the alpha-beta solver's).
+const PV_MAX_LEN: usize = 1000;
+
+/// Solves a position exactly through its reachable graph: bounds, margin, result, best
+/// moves (V4) and a principal variation, as [`super::alphabeta::Solver::solve`] gives them;
+/// `nodes` is the number of states of the graph.
+///
+/// # Errors
+///
+/// As [`solve_graph`] (a graph larger than `max_states`, ...).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::Position;
+/// use giuthi::rules::giuthi::Giuthi;
+/// use giuthi::solve::retro::solve_position;
+/// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
+/// let (sol, moves) = solve_position(&pos, 100_000)?;
+/// assert_eq!(sol.margin, 1);
+/// let best: Vec<String> = sol.best_moves.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(best, ["5cw"]);
+/// assert_eq!(sol.pv[0].to_string(), "5cw");
+/// assert_eq!(moves.len(), 2); // every legal move with its margin (V4)
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn solve_position<R: Rules>(
+    pos: &Position<R>,
+    max_states: usize,
+) -> Result<(Solution<R>, Vec<(R::Move, i32)>), RetroError> {
+    let g = solve_graph(&pos.rules, &pos.state, max_states)?;
+    let d = pos.captured_difference();
+    let bounds = g.root_bounds();
+    let margin = bounds.exact_margin(d);
+    let mut children = Vec::new();
+    pos.rules.children(&pos.state, &mut children);
+    let values = g.root_move_values(d);
+    debug_assert_eq!(values.len(), children.len());
+    let moves: Vec<(R::Move, i32)> = children.iter().map(|c| c.mv).zip(values).collect();
+    let best: Vec<usize> = (0..moves.len()).filter(|&m| moves[m].1 == margin).collect();
+    // The line starts with the move of the strategy that realises the root's value (a
+    // best move: its line never comes back to the root); where the value is the
+    // repetition payoff, with a best move that keeps the value without the root counted
+    // as played, else the first best move.
+    let d_south = if g.south[g.root] { d } else { -d };
+    let e0 = g.first[g.root] as usize;
+    let strategy = g
+        .strategy_edge(g.root, d_south)
+        .map(|e| e - e0)
+        .filter(|m| best.contains(m));
+    let first = strategy.or_else(|| {
+        let keeping: Vec<usize> = g.keeping_edges(g.root, d_south).map(|e| e - e0).collect();
+        best.iter()
+            .copied()
+            .find(|m| keeping.contains(m))
+            .or(best.first().copied())
+    });
+    let pv_edges = g.pv_edges(d, first, PV_MAX_LEN);
+    // Moves of the line, replayed through the rules (edge offsets are child indices).
+    let mut pv = Vec::with_capacity(pv_edges.len());
+    let mut s = pos.state;
+    for off in pv_edges {
+        pos.rules.children(&s, &mut children);
+        let c = children[off];
+        pv.push(c.mv);
+        s = c.state;
+    }
+    let sol = Solution {
+        ranges: crate::value::BoundRanges::exact(bounds),
+        margin,
+        result: GameResult::from_margin(margin),
+        best_moves: best.iter().map(|&m| moves[m].0).collect(),
+        pv,
+        nodes: g.len() as u64,
+    };
+    Ok((sol, moves))
+}

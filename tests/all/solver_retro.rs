@@ -1,0 +1,262 @@
+//! Cross-check: the retrograde solver (`solve::retro`) == the naive solver == alpha-beta
+//! (RULES.md V2-V4) on random small positions of every Giuthi variant, both turns and
+//! captured counts that change the result, on Kalah and on Kiothi; the bounds of every
+//! state of the graph, every move's margin (V4), the best moves, and the principal
+//! variation replays to the margin. Also: the slow endgame of the README solves through
+//! a graph of a counted size.
+
+use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
+use giuthi::rules::kalah::Kalah;
+use giuthi::rules::kiothi::{self, Kiothi, KiothiState, Phase, PITS};
+use giuthi::rules::Rules;
+use giuthi::solve::alphabeta::{Solution, Solver, SolverOptions};
+use giuthi::solve::naive::{naive_solve, NaiveGraph};
+use giuthi::solve::retro::{solve_graph, solve_position, RetroError};
+use giuthi::{BySide, Position, Side};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51afd7ed558ccd);
+        x ^ (x >> 29)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn side(&mut self) -> Side {
+        if self.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+}
+
+fn variants() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for chain in [Chain::Run, Chain::One, Chain::None] {
+        for origin in [Origin::Sow, Origin::Skip] {
+            for end in [End::Stuck, End::EmptyRow] {
+                v.push(Variant { chain, origin, end });
+            }
+        }
+    }
+    v
+}
+
+fn random_giuthi(rng: &mut Rng, rules: &Giuthi, max_seeds: u64) -> Position<Giuthi> {
+    let n = rules.pits_per_row();
+    let seeds = 2 + rng.below(max_seeds - 1);
+    let mut pits = [0u8; 32];
+    for _ in 0..seeds {
+        pits[rng.below(2 * n as u64) as usize] += 1;
+    }
+    let turn = rng.side();
+    let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
+    Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
+}
+
+/// Replays the principal variation and returns the final margin for the root mover
+/// (0 when it ends in a repetition, G10).
+fn replay_pv<R: Rules>(pos: &Position<R>, sol: &Solution<R>) -> i32 {
+    let mover = pos.turn();
+    let mut p = pos.clone();
+    let mut seen = vec![p.state];
+    for (i, mv) in sol.pv.iter().enumerate() {
+        p = p
+            .play(*mv)
+            .unwrap_or_else(|e| panic!("{pos}: pv move {i} {mv}: {e}"));
+        if seen.contains(&p.state) {
+            assert_eq!(i + 1, sol.pv.len(), "{pos}: pv goes on after a repetition");
+            return 0;
+        }
+        seen.push(p.state);
+    }
+    assert!(p.is_over(), "{pos}: pv stops before the end: {p}");
+    let s = p.final_scores();
+    s[mover] - s[mover.opponent()]
+}
+
+/// Checks retro against naive on `pos` (`None` when the naive graph is too large);
+/// returns whether `lo != hi` there.
+fn check_against_naive<R: Rules>(pos: &Position<R>, limit: usize) -> Option<bool> {
+    let naive = naive_solve(pos, limit).ok()?;
+    let (sol, moves) = solve_position(pos, limit).expect("the graph is small");
+    assert_eq!(sol.bounds().expect("exact"), naive.bounds, "{pos}: bounds");
+    assert_eq!(sol.margin, naive.margin, "{pos}: margin");
+    assert_eq!(moves, naive.moves, "{pos}: move values (V4)");
+    assert_eq!(sol.best_moves, naive.best_moves(), "{pos}: best moves");
+    assert_eq!(replay_pv(pos, &sol), sol.margin, "{pos}: pv {:?}", sol.pv);
+    if let Some(first) = sol.pv.first() {
+        assert!(
+            sol.best_moves.contains(first),
+            "{pos}: pv starts with {first}"
+        );
+    }
+    // Every state of the graph: the same bounds as the naive graph's.
+    let g = solve_graph(&pos.rules, &pos.state, limit).expect("small");
+    let ng = NaiveGraph::build(&pos.rules, &pos.state, limit, None).expect("small");
+    assert_eq!(g.len(), ng.len(), "{pos}: graph size");
+    for s in ng.states() {
+        assert_eq!(g.bounds(s), ng.bounds(s), "{pos}: state {s:?}");
+    }
+    Some(naive.bounds.lo != naive.bounds.hi)
+}
+
+#[test]
+fn v3_retro_equals_naive_on_random_giuthi_positions() {
+    let mut rng = Rng(0x7e7_0001);
+    let vars = variants();
+    let (mut checked, mut split, mut decided_by_captures) = (0, 0, 0);
+    while checked < 400 {
+        let n = 3 + rng.below(4) as usize;
+        let vi = rng.below(vars.len() as u64) as usize;
+        let rules = Giuthi::new(n, vars[vi]).expect("board");
+        let pos = random_giuthi(&mut rng, &rules, 11);
+        if let Some(is_split) = check_against_naive(&pos, 10_000) {
+            checked += 1;
+            split += is_split as usize;
+            let mut zero = pos.clone();
+            zero.captured = BySide::new(0, 0);
+            let b = solve_position(&zero, 20_000).expect("same graph").0.bounds().expect("exact");
+            if b.result(0) != b.result(pos.captured_difference()) {
+                decided_by_captures += 1;
+            }
+        }
+    }
+    assert!(split >= 20, "only {split} positions with lo != hi");
+    assert!(decided_by_captures >= 50, "only {decided_by_captures}");
+}
+
+#[test]
+fn v3_retro_equals_naive_on_random_kalah_positions() {
+    let mut rng = Rng(0x7e7_0002);
+    let mut checked = 0;
+    while checked < 200 {
+        let m = 2 + rng.below(4) as usize;
+        let seeds = 1 + rng.below(10);
+        let mut pits = vec![0u8; 2 * m];
+        for _ in 0..seeds {
+            pits[rng.below(2 * m as u64) as usize] += 1;
+        }
+        let row = |r: &[u8]| {
+            r.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let turn = if rng.below(2) == 0 { "S" } else { "N" };
+        let text = format!(
+            "kalah {}/{} {turn} {},{}",
+            row(&pits[..m]),
+            row(&pits[m..]),
+            rng.below(6),
+            rng.below(6)
+        );
+        let pos: Position<Kalah> = text.parse().expect("position");
+        if check_against_naive(&pos, 20_000).is_some() {
+            checked += 1;
+        }
+    }
+}
+
+#[test]
+fn v3_retro_equals_naive_on_random_kiothi_positions() {
+    let mut rng = Rng(0x7e7_0003);
+    let mut checked = 0;
+    let mut tries = 0;
+    while checked < 150 && tries < 5_000 {
+        tries += 1;
+        let warriors = 2 + rng.below(7);
+        let mut pits = [0u8; PITS];
+        for _ in 0..warriors {
+            pits[rng.below(PITS as u64) as usize] += 1;
+        }
+        let (mut nki, mut stale) = (0u32, 0u32);
+        for (p, &w) in pits.iter().enumerate() {
+            if w > 0 && rng.below(3) == 0 {
+                nki |= 1 << p;
+            }
+            if rng.below(3) == 0 {
+                stale |= 1 << p;
+            }
+        }
+        let state = KiothiState {
+            pits,
+            nki,
+            stale,
+            turn: rng.side(),
+            phase: Phase::Play,
+        };
+        let cap = BySide::new(rng.below(5) as u16, rng.below(5) as u16);
+        let pos = Position::new(Kiothi::new(kiothi::Variant::default()), state, cap);
+        if check_against_naive(&pos, 20_000).is_some() {
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 150,
+        "only {checked} Kiothi positions small enough"
+    );
+}
+
+#[test]
+fn v3_retro_equals_alphabeta_on_larger_giuthi_positions() {
+    // Graphs beyond the naive solver's comfort (up to 10 seeds on 2x5 .. 2x7).
+    let mut rng = Rng(0x7e7_0004);
+    let vars = variants();
+    let mut checked = 0;
+    while checked < 40 {
+        let n = 5 + rng.below(3) as usize;
+        let vi = rng.below(vars.len() as u64) as usize;
+        let rules = Giuthi::new(n, vars[vi]).expect("board");
+        let pos = random_giuthi(&mut rng, &rules, 10);
+        let Ok((sol, _)) = solve_position(&pos, 100_000) else {
+            continue;
+        };
+        let solver = Solver::new(
+            rules,
+            SolverOptions {
+                hash_mb: 4,
+                ..SolverOptions::default()
+            },
+        );
+        let ab = solver.solve_with_bounds(&pos).expect("not interrupted");
+        assert_eq!(sol.bounds(), ab.bounds(), "{pos}: bounds");
+        assert_eq!(sol.margin, ab.margin, "{pos}: margin");
+        assert_eq!(sol.best_moves, ab.best_moves, "{pos}: best moves");
+        assert_eq!(replay_pv(&pos, &sol), sol.margin, "{pos}: pv {:?}", sol.pv);
+        checked += 1;
+    }
+}
+
+#[test]
+fn retro_stops_at_the_state_cap() {
+    let pos: Position<Giuthi> = "giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0".parse().expect("start");
+    assert!(matches!(
+        solve_graph(&pos.rules, &pos.state, 1000),
+        Err(RetroError::TooLarge { limit: 1000 })
+    ));
+}
+
+/// The README's slow endgame (alpha-beta alone: minutes) solves through its graph; the
+/// graph's size is pinned (states, not time), and the value agrees with the 2x8 tables'
+/// figure recorded in tests/cli_tb.rs (North wins).
+#[test]
+fn g10_slow_endgame_of_the_readme_solves_through_its_graph() {
+    let pos: Position<Giuthi> = "giuthi 0,0,0,1,0,0,1,0/1,0,0,2,1,0,1,1 S 1,4"
+        .parse()
+        .expect("position");
+    let g = solve_graph(&pos.rules, &pos.state, 1_000_000).expect("small graph");
+    assert_eq!(g.len(), SLOW_ENDGAME_STATES);
+    let (sol, _) = solve_position(&pos, 1_000_000).expect("small graph");
+    assert_eq!(replay_pv(&pos, &sol), sol.margin, "pv {:?}", sol.pv);
+}
+
+const SLOW_ENDGAME_STATES: usize = 411_572;
