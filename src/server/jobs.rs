@@ -401,7 +401,12 @@ fn stopped(e: &Interrupted, a: &mut Value) {
 /// exact margin (V4).
 fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
     let game = pos.rules.name();
-    let sol = match solver.solve(pos) {
+    // The page shows lo and hi exactly (and the sentence on repetitions needs them), so
+    // the job asks for them, not only for the result (docs/solver.md, The result first).
+    let solved = solver
+        .solve_with_bounds(pos)
+        .map(|s| (s.bounds().expect("solve_with_bounds gives exact bounds"), s));
+    let (bounds, sol) = match solved {
         Ok(s) => s,
         Err(e) => {
             let state = if e.too_deep {
@@ -415,13 +420,13 @@ fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
     let d = pos.captured_difference();
     let strs = |ms: &[R::Move]| ms.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     finish(job, JobState::Running, |a| {
-        a["lo"] = json!(fmt_score(sol.bounds.lo));
-        a["hi"] = json!(fmt_score(sol.bounds.hi));
+        a["lo"] = json!(fmt_score(bounds.lo));
+        a["hi"] = json!(fmt_score(bounds.hi));
         a["margin"] = json!(sol.margin);
         a["result"] = json!(sol.result.as_str());
         a["best"] = json!(strs(&sol.best_moves));
         a["pv"] = json!(strs(&sol.pv));
-        a["repetition"] = json!(repetition_note(game, sol.bounds, d));
+        a["repetition"] = json!(repetition_note(game, bounds, d));
     });
     match solver.analyze(pos) {
         Ok(values) => finish(job, JobState::Done, |a| {
