@@ -789,9 +789,9 @@ fn solve_layer<R: TbGame>(
                     let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(size as usize));
                     let cur = &cur;
                     let entries = &entries;
-                    (a..b)
-                        .filter(move |&r| marked(cur, r))
-                        .map(move |r| (r as u64) << 16 | entries[r].load(Ordering::Relaxed) as u64)
+                    (a..b).filter(move |&r| marked(cur, r)).map(move |r| {
+                        ((r as u64) << 16) | entries[r].load(Ordering::Relaxed) as u64
+                    })
                 })
                 .collect();
             for x in cluster.gather_all(&mine) {
