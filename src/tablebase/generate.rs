@@ -419,6 +419,9 @@ pub fn generate_on<R: TbGame>(
     Ok(reports)
 }
 
+/// Saves a layer's entries after the given count of sweeps (its `.partial` file).
+type Checkpoint<'a> = dyn FnMut(&[AtomicU16], u32) -> Result<(), TbError> + 'a;
+
 /// What [`solve_layer`] works on.
 #[derive(Clone, Copy)]
 struct LayerCtx<'a, R: TbGame> {
@@ -528,7 +531,7 @@ fn with_buffer<T>(bufs: &[Mutex<Vec<u8>>], f: impl FnOnce(&mut Vec<u8>) -> T) ->
 /// in-layer edges go to the scratch file `scratch` (see [`super::edges`]).
 fn solve_layer<R: TbGame>(
     ctx: &LayerCtx<'_, R>,
-    checkpoint: &mut dyn FnMut(&[AtomicU16], u32) -> Result<(), TbError>,
+    checkpoint: &mut Checkpoint<'_>,
 ) -> Result<LayerOutcome, TbError> {
     let LayerCtx {
         rules,
