@@ -7,9 +7,10 @@ use giuthi::line::Line;
 use giuthi::rules::giuthi::{Giuthi, Variant};
 use giuthi::rules::kalah::Kalah;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
+use giuthi::tablebase::cluster::{Cluster, Solo};
 use giuthi::tablebase::format::GameId;
 use giuthi::tablebase::format::MAX_ENCODABLE_SEEDS;
-use giuthi::tablebase::generate::{generate_with, GenOptions, LayerReport};
+use giuthi::tablebase::generate::{generate_on, GenOptions, LayerReport};
 use giuthi::tablebase::inspect::{layer_stats, scan_dir, verify_layer};
 use giuthi::tablebase::probe::{solve_position, solve_position_v3};
 use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
@@ -83,6 +84,16 @@ pub struct GenArgs {
     /// run (0: during its scan).
     #[arg(long, hide = true, value_name = "SWEEPS")]
     stop_after_sweeps: Option<u32>,
+    /// Save the layer being made to its .partial file after a sweep once this many
+    /// seconds have passed since the last save (0: every sweep), so a crash or kill -9
+    /// loses at most that much (default: only on Ctrl-C; 600 with --mpi).
+    #[arg(long, value_name = "SECONDS")]
+    checkpoint_every: Option<u64>,
+    /// Run as one rank of an MPI job (`mpirun -np P giuthi tb gen --mpi ...`; builds with
+    /// `--features mpi`): the ranks share every layer's work; rank 0 writes the files, the
+    /// same as one process makes, into --out, which every rank must see (a shared folder).
+    #[arg(long)]
+    mpi: bool,
 }
 
 /// Arguments of `giuthi tb probe`.
@@ -178,7 +189,7 @@ fn print_layer(r: &LayerReport) {
             0.0
         };
         println!(
-            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {:>11.0} pos/s  {} bytes",
+            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {:>11.0} pos/s  {} bytes  (edge stream {} bytes)",
             r.seeds,
             r.positions,
             r.scanned,
@@ -188,7 +199,8 @@ fn print_layer(r: &LayerReport) {
             r.scan_millis as f64 / 1000.0,
             r.cpu_millis as f64 / 1000.0,
             rate,
-            r.bytes
+            r.bytes,
+            r.scratch_bytes
         );
     }
 }
@@ -222,6 +234,8 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
             a.out.display()
         )));
     }
+    let cluster = cluster(a.mpi)?;
+    let root = cluster.rank() == 0;
     let opts = GenOptions {
         threads: a.threads.map(usize::from),
         memory_mb: a.memory.unwrap_or_else(default_memory_mb),
@@ -229,10 +243,15 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         progress: !a.quiet && !a.json,
         stop: Some(super::solve::stop_flag()),
         stop_after_sweeps: a.stop_after_sweeps,
+        checkpoint_secs: a.checkpoint_every.or(if a.mpi { Some(600) } else { None }),
     };
     let t0 = Instant::now();
     let mut done: Vec<serde_json::Value> = Vec::new();
+    // Rank 0 reports for the job.
     let mut on_layer = |r: &LayerReport| {
+        if !root {
+            return;
+        }
         if a.json {
             done.push(layer_json(r));
         } else {
@@ -243,17 +262,31 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         "giuthi" => {
             let v: Variant = a.variant.parse().map_err(usage)?;
             let g = Giuthi::new(a.pits, v).map_err(|e| pits_error(a.pits, e))?;
-            generate_with(&g, &a.out, a.max_seeds, &opts, &mut on_layer)
+            generate_on(&g, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
         }
         "kalah" => {
             if !a.variant.is_empty() {
                 return Err(usage("kalah has no variants"));
             }
             let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
-            generate_with(&k, &a.out, a.max_seeds, &opts, &mut on_layer)
+            generate_on(&k, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
         }
         other => return Err(usage(format!("unknown game {other:?}: giuthi or kalah"))),
     };
+    if let Err(e) = &reports {
+        if !matches!(e, TbError::Interrupted { .. }) && cluster.size() > 1 {
+            eprintln!("error: rank {}: {e}", cluster.rank());
+            cluster.abort(1);
+        }
+    }
+    if !root {
+        // Rank 0 reports for the job.
+        return Ok(match reports {
+            Ok(_) => 0,
+            Err(TbError::Interrupted { .. }) => 130,
+            Err(e) => return Err(e.into()),
+        });
+    }
     let secs = t0.elapsed().as_secs_f64();
     let summary = |stopped: Option<String>| {
         let positions: u64 = done.iter().filter_map(|l| l["positions"].as_u64()).sum();
@@ -301,6 +334,23 @@ fn layer_json(r: &LayerReport) -> serde_json::Value {
         "cpu_seconds": r.cpu_millis as f64 / 1000.0,
         "bytes": r.bytes,
     })
+}
+
+/// The processes of this run: MPI ranks with `--mpi`, else this process alone.
+fn cluster(mpi: bool) -> anyhow::Result<Box<dyn Cluster>> {
+    if !mpi {
+        return Ok(Box::new(Solo));
+    }
+    #[cfg(feature = "mpi")]
+    {
+        let c = giuthi::tablebase::mpi::MpiCluster::init()
+            .map_err(|e| anyhow::anyhow!("--mpi: {e}"))?;
+        Ok(Box::new(c))
+    }
+    #[cfg(not(feature = "mpi"))]
+    Err(usage(
+        "--mpi: this build has no MPI support (build with: cargo build --release --features mpi)",
+    ))
 }
 
 fn run_probe(a: ProbeArgs) -> anyhow::Result<i32> {

@@ -282,14 +282,51 @@ pub fn temp_path(path: &Path) -> PathBuf {
 ///
 /// [`TbError::Io`] naming the path.
 pub fn write_layer(path: &Path, header: &Header, entries: &[u8]) -> Result<Header, TbError> {
+    let count = (entries.len() / ENTRY_BYTES) as u64;
+    write_layer_with(path, header, count, |first, out| {
+        let at = first as usize * ENTRY_BYTES;
+        out.copy_from_slice(&entries[at..at + out.len()]);
+    })
+}
+
+/// Entries per block of [`write_layer_with`] (2 MB of bytes).
+const WRITE_BLOCK: u64 = 1 << 20;
+
+/// As [`write_layer`], with the `count` entries produced block by block: `fill(first,
+/// out)` writes the little-endian bytes of entries `first..first + out.len() / 2` into
+/// `out`. The entries are never held in one piece (a layer being generated keeps them as
+/// atomics; a copy would cost 2 more bytes a position).
+///
+/// # Errors
+///
+/// [`TbError::Io`] naming the path.
+pub fn write_layer_with(
+    path: &Path,
+    header: &Header,
+    count: u64,
+    mut fill: impl FnMut(u64, &mut [u8]),
+) -> Result<Header, TbError> {
     let mut h = *header;
-    h.count = (entries.len() / ENTRY_BYTES) as u64;
-    h.checksum = checksum(entries);
+    h.count = count;
     let tmp = temp_path(path);
-    let write = || -> std::io::Result<()> {
+    let mut write = || -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
         let mut f = File::create(&tmp)?;
+        // The header is written again once the checksum is known.
         f.write_all(&h.to_bytes())?;
-        f.write_all(entries)?;
+        let mut sum = crate::checksum::Checksum::new();
+        let mut buf = vec![0u8; (WRITE_BLOCK.min(count) as usize) * ENTRY_BYTES];
+        let mut first = 0u64;
+        while first < count {
+            let len = WRITE_BLOCK.min(count - first) as usize * ENTRY_BYTES;
+            fill(first, &mut buf[..len]);
+            sum.update(&buf[..len]);
+            f.write_all(&buf[..len])?;
+            first += WRITE_BLOCK;
+        }
+        h.checksum = sum.finish();
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&h.to_bytes())?;
         f.sync_all()?;
         Ok(())
     };

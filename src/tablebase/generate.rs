@@ -8,7 +8,9 @@
 //!    contribution `(lo_m, hi_m)` is `(k - hi', k - lo')` when the turn passes and
 //!    `(k + lo', k + hi')` for an extra move (RULES.md V3); their maximum is the position's
 //!    *exit value*. A move with `k = 0` (a pass included) stays in the layer: it becomes an
-//!    edge (child index + whether the turn passes).
+//!    edge (child index + whether the turn passes). Exit values and edges are written, chunk
+//!    by chunk, to a scratch file on disk (see [`super::edges`]), not kept in memory: the
+//!    layer holds only its 2-byte entries and 2 bits of change marks per position.
 //! 2. **Fixpoint** (parallel sweeps): start from `lo = exit lo` (at least minus infinity)
 //!    and `hi = +inf` for positions with edges; each sweep sets `lo = max(exit lo, edge
 //!    contributions)`, `hi = max(exit hi, ...)`. `lo` only rises and `hi` only falls and
@@ -16,16 +18,19 @@
 //!    nothing, `lo` is the least fixpoint (repetition worst for the mover) and `hi` the
 //!    greatest: exactly the `(lo, hi)` of the naive reference solver. Entries are atomics
 //!    read and written in place by all threads (chaotic iteration of a monotone operator:
-//!    the order of updates does not change the limit). A position with `lo == hi` is final.
+//!    the order of updates does not change the limit). A position with `lo == hi` is final;
+//!    its record leaves the edge stream. Each sweep reads the stream back chunk by chunk.
 //! 3. With the mirror (Giuthi, G11), only the canonical member of each mirror pair (the
 //!    smaller rank) is scanned and iterated; edges point to canonical children; the other
-//!    member is copied at the end. This halves the sowing work and the edge memory.
+//!    member is copied at the end. This halves the sowing work and the edge stream.
 //!
 //! The layer is then written atomically (see [`super::format`]).
 
+use super::cluster::{Cluster, Solo};
+use super::edges::{edge_width, get_edge, put_edge, EdgeStream, RECORD_HEAD};
 use super::format::{self, dec8, decode, enc8, encode, Encoding, Header, LayerFile};
 use super::index::{canonical_rank, mirror_board, south_view};
-use super::{check_params, layer_path, partial_path, TbError, TbGame};
+use super::{check_params, layer_path, partial_path, scratch_path, TbError, TbGame};
 use crate::index::Ranker;
 use crate::rules::Child;
 use crate::types::Side;
@@ -33,13 +38,12 @@ use crate::value::{back_up, Bounds, Score, NEG_INF, POS_INF};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Positions per work unit of the parallel sweeps.
+/// Positions per work unit of the parallel sweeps (at most 2^16: a record names its
+/// position by a `u16` offset in its chunk, see [`super::edges`]).
 const CHUNK: usize = 1 << 14;
-/// The flag bit of an edge: the turn passes.
-const PASSES: u32 = 1 << 31;
 
 /// Options of [`generate`].
 #[derive(Debug, Clone)]
@@ -58,6 +62,10 @@ pub struct GenOptions {
     /// Stop, as `stop` would, once this many fixpoint sweeps of a layer are done in this
     /// run (0: during the scan). For tests of the resumption.
     pub stop_after_sweeps: Option<u32>,
+    /// Save the layer's iterate to its `.partial` file after a sweep when this many
+    /// seconds have passed since the last save (0: after every sweep; `None`: only when
+    /// stopped). A crash or a `kill -9` then loses at most that much work.
+    pub checkpoint_secs: Option<u64>,
 }
 
 impl GenOptions {
@@ -71,6 +79,7 @@ impl GenOptions {
             progress: false,
             stop: None,
             stop_after_sweeps: None,
+            checkpoint_secs: None,
         }
     }
 }
@@ -84,7 +93,7 @@ pub struct LayerReport {
     pub positions: u64,
     /// Positions whose moves were generated (the canonical ones under the mirror).
     pub scanned: u64,
-    /// In-layer edges stored.
+    /// In-layer edges found by the scan (streamed through the scratch file).
     pub edges: u64,
     /// Fixpoint sweeps.
     pub sweeps: u32,
@@ -97,21 +106,66 @@ pub struct LayerReport {
     pub cpu_millis: u64,
     /// File size in bytes.
     pub bytes: u64,
+    /// Bytes of in-layer edge records the scan wrote to the scratch file (see
+    /// [`super::edges`]; bounded by [`scratch_needed`]).
+    pub scratch_bytes: u64,
+    /// Bytes of the worker threads' record buffers at their largest (part of
+    /// [`memory_needed`]).
+    pub buffer_bytes: u64,
     /// Whether the layer was already on disk (checked and kept).
     pub skipped: bool,
 }
 
-/// Upper bound of the memory a layer allocates while it is generated, in bytes: per
-/// position 2 bytes of entry, 2 of exit value and 1 edge count, up to `max_moves` edges of
-/// 4 bytes per scanned position (about half the layer under the mirror: the canonical
-/// members and at most `C(S + q, q)` mirror-symmetric boards, `q = 2 ceil(n/2)`), and 2
-/// bits of dirty marks per position (the entry bytes written out at the end reuse the
-/// edges' memory, freed by then).
+/// Upper bound of the memory a layer allocates while it is generated with `threads`
+/// worker threads, in bytes: per position 2 bytes of entry and 2 bits of change marks;
+/// per chunk of 2^14 positions 16 bytes of its place in the edge stream; per thread one
+/// chunk of edge records (at most `2^14 (5 + w m)` bytes: `m` moves of `w` = 4 bytes, 8
+/// for layers above 2^31 positions); 2 MB of write buffer.
 ///
-/// The finished lower layers are not counted: they are memory-mapped read-only, so their
-/// pages are file cache that the kernel drops and rereads as memory runs short (slower,
-/// never wrong). Measured, a layer peaks at about 18 bytes per position (docs/tablebases.md).
-pub fn memory_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32, mirror: bool) -> u64 {
+/// The in-layer edges are not counted: they are streamed from a scratch file on disk
+/// (see [`scratch_needed`]). Nor are the finished lower layers: they are memory-mapped
+/// read-only. The pages of both are file cache, which the kernel drops and rereads as
+/// memory runs short (slower, never wrong).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::index::Ranker;
+/// use giuthi::rules::giuthi::{Giuthi, Variant};
+/// use giuthi::tablebase::generate::memory_needed;
+/// let g = Giuthi::new(5, Variant::default())?;
+/// let ranker = Ranker::new(10, 41);
+/// let size = ranker.layer_size(40); // 2,054,455,634 positions
+/// let bound = memory_needed(&g, &ranker, 40, true, 2);
+/// assert!(bound < size * 9 / 4 + (8 << 20)); // 2.25 bytes a position
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn memory_needed<R: TbGame>(
+    rules: &R,
+    ranker: &Ranker,
+    seeds: u32,
+    mirror: bool,
+    threads: usize,
+) -> u64 {
+    let _ = mirror; // the stream, not the memory, depends on it
+    let size = ranker.layer_size(seeds as usize);
+    let marks = size.div_ceil(64).saturating_mul(16);
+    let slots = size.div_ceil(CHUNK as u64).saturating_mul(16);
+    let record = (RECORD_HEAD + edge_width(size) * rules.max_moves()) as u64;
+    let buffers = (threads as u64).saturating_mul(CHUNK as u64 * record);
+    size.saturating_mul(2)
+        .saturating_add(marks)
+        .saturating_add(slots)
+        .saturating_add(buffers)
+        .saturating_add(2 << 20)
+}
+
+/// Upper bound of the scratch disk space of a layer's edge stream, in bytes: per scanned
+/// position (about half the layer under the mirror: the canonical members and at most
+/// `C(S + q, q)` mirror-symmetric boards, `q = 2 ceil(n/2)`) a 5-byte record head and
+/// `m` edges of `w` bytes (see [`memory_needed`]). Measured, the stream is 4 to 5 times
+/// smaller (about 2 in-layer edges a scanned position; docs/tablebases.md).
+pub fn scratch_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32, mirror: bool) -> u64 {
     let size = ranker.layer_size(seeds as usize);
     let n = rules.pits_per_row();
     let scanned = if mirror && rules.has_mirror() {
@@ -121,9 +175,8 @@ pub fn memory_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32, mirror: 
     } else {
         size
     };
-    size.saturating_mul(5)
-        .saturating_add(size / 4)
-        .saturating_add(scanned.saturating_mul(4 * rules.max_moves() as u64))
+    let record = (RECORD_HEAD + edge_width(size) * rules.max_moves()) as u64;
+    scanned.saturating_mul(record)
 }
 
 /// Generates layers `0..=max_seeds` of `rules` into `dir` (created if needed). Finished
@@ -154,22 +207,51 @@ pub fn generate_with<R: TbGame>(
     dir: &Path,
     max_seeds: u32,
     opts: &GenOptions,
+    on_layer: impl FnMut(&LayerReport),
+) -> Result<Vec<LayerReport>, TbError> {
+    generate_on(rules, dir, max_seeds, opts, &Solo, on_layer)
+}
+
+/// As [`generate_with`], by the processes of `cluster` together (see [`super::cluster`]):
+/// each scans and sweeps its own chunks; rank 0 writes the layer files (and the
+/// checkpoints), which every rank then reads back from the shared folder `dir` as a
+/// finished lower layer. The files are those of a single process, byte for byte past
+/// the header (whose time and sweep count may differ).
+///
+/// # Errors
+///
+/// As [`generate`].
+pub fn generate_on<R: TbGame>(
+    rules: &R,
+    dir: &Path,
+    max_seeds: u32,
+    opts: &GenOptions,
+    cluster: &dyn Cluster,
     mut on_layer: impl FnMut(&LayerReport),
 ) -> Result<Vec<LayerReport>, TbError> {
+    let root = cluster.rank() == 0;
     if max_seeds > format::MAX_ENCODABLE_SEEDS {
         return Err(TbError::RangeTooLarge { seeds: max_seeds });
     }
     let n = rules.pits_per_row();
     let ranker = Ranker::new(2 * n, max_seeds as usize + 1);
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = opts.threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| TbError::Unsupported(format!("cannot start the thread pool: {e}")))?;
     for s in 0..=max_seeds {
         let size = ranker.layer_size(s as usize);
-        if size >= PASSES as u64 {
+        // Entries are indexed in memory (2 bytes each); past the address space, refuse.
+        if size > (isize::MAX as u64) / 4 {
             return Err(TbError::LayerTooLarge {
                 seeds: s,
                 positions: size,
             });
         }
-        let needed = memory_needed(rules, &ranker, s, opts.mirror);
+        let needed = memory_needed(rules, &ranker, s, opts.mirror, pool.current_num_threads());
         let needed_mb = needed.div_ceil(1 << 20);
         if needed_mb > opts.memory_mb {
             return Err(TbError::MemoryBudget {
@@ -179,18 +261,17 @@ pub fn generate_with<R: TbGame>(
             });
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| TbError::Io {
-        path: dir.to_path_buf(),
-        source: e,
-    })?;
-    let _lock = super::lock_for_generation(dir)?;
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = opts.threads {
-        builder = builder.num_threads(t);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| TbError::Unsupported(format!("cannot start the thread pool: {e}")))?;
+    let _lock = if root {
+        std::fs::create_dir_all(dir).map_err(|e| TbError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        // One generation a folder: rank 0 takes the lock for the whole job.
+        Some(super::lock_for_generation(dir)?)
+    } else {
+        None
+    };
+    cluster.barrier();
     let mirror = opts.mirror && rules.has_mirror();
     let mut lower: Vec<LayerFile> = Vec::new();
     let mut reports = Vec::new();
@@ -209,6 +290,8 @@ pub fn generate_with<R: TbGame>(
                 scan_millis: 0,
                 cpu_millis: 0,
                 bytes: (format::HEADER_LEN as u64) + 2 * lf.header.count,
+                scratch_bytes: 0,
+                buffer_bytes: 0,
                 skipped: true,
             };
             lower.push(lf);
@@ -216,6 +299,7 @@ pub fn generate_with<R: TbGame>(
         } else {
             let t0 = Instant::now();
             let cpu0 = process_cpu_millis();
+            let size = ranker.layer_size(s as usize);
             // The saved progress of an interrupted run of this layer, checked like a layer.
             let partial = partial_path(rules, dir, s);
             let resume = if partial.exists() {
@@ -231,20 +315,8 @@ pub fn generate_with<R: TbGame>(
                     .is_some_and(|f| f.load(Ordering::Relaxed))
                     || opts.stop_after_sweeps.is_some_and(|k| sweeps >= k)
             };
-            let outcome = pool.install(|| {
-                solve_layer(
-                    rules,
-                    &ranker,
-                    &lower,
-                    s,
-                    mirror,
-                    opts.progress,
-                    resume.as_ref(),
-                    &stop,
-                )
-            });
-            let millis = t0.elapsed().as_millis() as u64;
-            let header = |sweeps: u32| Header {
+            let scratch = scratch_path(rules, dir, s);
+            let header = |sweeps: u32, millis: u64| Header {
                 game: R::GAME,
                 variant: rules.variant_code(),
                 n: n as u8,
@@ -255,6 +327,29 @@ pub fn generate_with<R: TbGame>(
                 sweeps,
                 encoding: Encoding::LoHiI8,
             };
+            // Rank 0 saves the iterate every `checkpoint_secs` (a crash loses at most
+            // that much; the same command resumes from the `.partial` file).
+            let mut checkpoint = |entries: &[AtomicU16], sweeps: u32| {
+                let h = header(sweeps, t0.elapsed().as_millis() as u64);
+                format::write_layer_with(&partial, &h, size, |f, out| fill_entries(entries, f, out))
+                    .map(|_| ())
+            };
+            let ctx = LayerCtx {
+                rules,
+                ranker: &ranker,
+                lower: &lower,
+                seeds: s,
+                mirror,
+                progress: opts.progress && root,
+                resume: resume.as_ref(),
+                scratch: &scratch,
+                stop: &stop,
+                pool: &pool,
+                cluster,
+                checkpoint_secs: opts.checkpoint_secs,
+            };
+            let outcome = solve_layer(&ctx, &mut checkpoint)?;
+            let millis = t0.elapsed().as_millis() as u64;
             let (entries, stats) = match outcome {
                 LayerOutcome::Done(entries, stats) => (entries, stats),
                 LayerOutcome::Stopped {
@@ -262,7 +357,15 @@ pub fn generate_with<R: TbGame>(
                     sweeps,
                 } => {
                     drop(resume);
-                    format::write_layer(&partial, &header(sweeps), &entries)?;
+                    if root {
+                        format::write_layer_with(
+                            &partial,
+                            &header(sweeps, millis),
+                            size,
+                            |f, out| fill_entries(&entries, f, out),
+                        )?;
+                    }
+                    cluster.barrier();
                     return Err(TbError::Interrupted {
                         seeds: s,
                         sweeps,
@@ -283,15 +386,21 @@ pub fn generate_with<R: TbGame>(
                 }
             };
             drop(resume);
-            let h = format::write_layer(&path, &header(stats.sweeps), &entries)?;
+            if root {
+                format::write_layer_with(&path, &header(stats.sweeps, millis), size, |f, out| {
+                    fill_entries(&entries, f, out)
+                })?;
+            }
             drop(entries);
-            if partial.exists() {
+            if root && partial.exists() {
                 std::fs::remove_file(&partial).map_err(|e| TbError::Io {
                     path: partial.clone(),
                     source: e,
                 })?;
             }
+            cluster.barrier();
             let lf = LayerFile::open(&path, false)?;
+            let h = lf.header;
             lower.push(lf);
             LayerReport {
                 seeds: s,
@@ -303,6 +412,8 @@ pub fn generate_with<R: TbGame>(
                 scan_millis: stats.scan_millis,
                 cpu_millis: process_cpu_millis().saturating_sub(cpu0),
                 bytes: (format::HEADER_LEN as u64) + 2 * h.count,
+                scratch_bytes: stats.scratch_bytes,
+                buffer_bytes: stats.buffer_bytes,
                 skipped: false,
             }
         };
@@ -312,21 +423,34 @@ pub fn generate_with<R: TbGame>(
     Ok(reports)
 }
 
-struct Chunk {
-    start: u64,
-    counts: Vec<u8>,
-    exits: Vec<u16>,
-    edges: Vec<u32>,
+/// Saves a layer's entries after the given count of sweeps (its `.partial` file).
+type Checkpoint<'a> = dyn FnMut(&[AtomicU16], u32) -> Result<(), TbError> + 'a;
+
+/// What [`solve_layer`] works on.
+#[derive(Clone, Copy)]
+struct LayerCtx<'a, R: TbGame> {
+    rules: &'a R,
+    ranker: &'a Ranker,
+    lower: &'a [LayerFile],
+    seeds: u32,
+    mirror: bool,
+    progress: bool,
+    resume: Option<&'a LayerFile>,
+    scratch: &'a Path,
+    stop: &'a (dyn Fn(u32) -> bool + Sync),
+    pool: &'a rayon::ThreadPool,
+    cluster: &'a dyn Cluster,
+    checkpoint_secs: Option<u64>,
 }
 
 /// How [`solve_layer`] ended.
 enum LayerOutcome {
-    /// The layer's entry bytes (little-endian, rank order) and figures.
-    Done(Vec<u8>, SolveStats),
+    /// The layer's entries (rank order) and figures.
+    Done(Vec<AtomicU16>, SolveStats),
     /// Stopped: the entries after the sweeps done so far (`None` when stopped in the
     /// scan), and the sweeps done in all runs.
     Stopped {
-        entries: Option<Vec<u8>>,
+        entries: Option<Vec<AtomicU16>>,
         sweeps: u32,
     },
 }
@@ -336,6 +460,8 @@ struct SolveStats {
     scanned: u64,
     edges: u64,
     sweeps: u32,
+    scratch_bytes: u64,
+    buffer_bytes: u64,
 }
 
 #[inline]
@@ -370,131 +496,219 @@ fn progress_bar(show: bool, len: u64, seeds: u32) -> indicatif::ProgressBar {
     pb
 }
 
+/// The first I/O failure of the parallel phases (the others stop at their next chunk).
+struct Failure(Mutex<Option<TbError>>, AtomicBool);
+
+impl Failure {
+    fn new() -> Failure {
+        Failure(Mutex::new(None), AtomicBool::new(false))
+    }
+    fn set(&self, e: TbError) {
+        let mut f = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if f.is_none() {
+            *f = Some(e);
+        }
+        self.1.store(true, Ordering::Relaxed);
+    }
+    fn failed(&self) -> bool {
+        self.1.load(Ordering::Relaxed)
+    }
+    fn take_if_failed(&self) -> Option<TbError> {
+        if !self.failed() {
+            return None;
+        }
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// One record buffer per worker thread (see [`memory_needed`]).
+fn with_buffer<T>(bufs: &[Mutex<Vec<u8>>], f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    let i = rayon::current_thread_index().unwrap_or(0) % bufs.len();
+    let mut b = bufs[i].lock().unwrap_or_else(|p| p.into_inner());
+    f(&mut b)
+}
+
 /// Solves one layer, starting the sweeps from `resume` (an earlier run's saved iterate)
 /// if given. `stop(sweeps done in this run)` is asked at every chunk of work; when it says
 /// yes, the layer stops and returns its current entries (any state of an in-place sweep
-/// lies between the starting values and the fixpoint, so it is a valid start).
-#[allow(clippy::too_many_arguments)]
+/// lies between the starting values and the fixpoint, so it is a valid start). The
+/// in-layer edges go to the scratch file `scratch` (see [`super::edges`]).
 fn solve_layer<R: TbGame>(
-    rules: &R,
-    ranker: &Ranker,
-    lower: &[LayerFile],
-    seeds: u32,
-    mirror: bool,
-    progress: bool,
-    resume: Option<&LayerFile>,
-    stop: &(dyn Fn(u32) -> bool + Sync),
-) -> LayerOutcome {
+    ctx: &LayerCtx<'_, R>,
+    checkpoint: &mut Checkpoint<'_>,
+) -> Result<LayerOutcome, TbError> {
+    let LayerCtx {
+        rules,
+        ranker,
+        lower,
+        seeds,
+        mirror,
+        progress,
+        resume,
+        scratch,
+        stop,
+        pool,
+        cluster,
+        checkpoint_secs,
+    } = *ctx;
     let n = rules.pits_per_row();
     let p = 2 * n;
     let size = ranker.layer_size(seeds as usize);
     let entries: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(0)).collect();
     let pb = progress_bar(progress, size, seeds);
     let scanned = AtomicU64::new(0);
-    let starts: Vec<u64> = (0..size).step_by(CHUNK).collect();
+    let edges = AtomicU64::new(0);
+    let nchunks = size.div_ceil(CHUNK as u64) as usize;
+    let width = edge_width(size);
+    let mut stream = EdgeStream::create(scratch, nchunks, width)?;
+    let bufs: Vec<Mutex<Vec<u8>>> = (0..pool.current_num_threads())
+        .map(|_| Mutex::new(Vec::new()))
+        .collect();
     let t0 = Instant::now();
     let stopped = AtomicBool::new(false);
+    let failure = Failure::new();
     let base_sweeps = resume.map_or(0, |lf| lf.header.sweeps);
     if resume.is_some() {
         pb.set_message(format!("resuming after sweep {base_sweeps}"));
     }
 
-    // 1. Scan.
-    let chunks: Vec<Chunk> = starts
-        .par_iter()
-        .map_init(Vec::new, |children: &mut Vec<Child<R>>, &start| {
-            let len = (size - start).min(CHUNK as u64) as usize;
-            if stopped.load(Ordering::Relaxed) || stop(0) {
-                stopped.store(true, Ordering::Relaxed);
-                return Chunk {
-                    start,
-                    counts: Vec::new(),
-                    exits: Vec::new(),
-                    edges: Vec::new(),
-                };
-            }
-            let mut chunk = Chunk {
-                start,
-                counts: vec![0; len],
-                exits: vec![0; len],
-                edges: Vec::new(),
-            };
-            let mut board = [0u8; 32];
-            let mut cb = [0u8; 32];
-            let mut mb = [0u8; 32];
-            let mut done = 0u64;
-            for i in 0..len {
-                let r = start + i as u64;
-                ranker.unrank(r, seeds as usize, &mut board[..p]);
-                if mirror {
-                    mirror_board(n, &board, &mut mb);
-                    if ranker.rank(&mb[..p]) < r {
-                        continue; // copied from its mirror at the end
+    // 1. Scan: entries of positions without in-layer edges, records of the others.
+    let owned: Vec<bool> = (0..nchunks).map(|c| cluster.owns(c)).collect();
+    let placed: Vec<Option<(u64, u32)>> = pool.install(|| {
+        (0..nchunks)
+            .into_par_iter()
+            .map_init(Vec::new, |children: &mut Vec<Child<R>>, c| {
+                let start = (c * CHUNK) as u64;
+                let len = (size - start).min(CHUNK as u64) as usize;
+                if !owned[c] {
+                    return Some((0, 0)); // another rank's
+                }
+                if failure.failed() || stopped.load(Ordering::Relaxed) || stop(0) {
+                    stopped.store(true, Ordering::Relaxed);
+                    return None;
+                }
+                let mut board = [0u8; 32];
+                let mut cb = [0u8; 32];
+                let mut mb = [0u8; 32];
+                let mut done = 0u64;
+                let mut chunk_edges = 0u64;
+                let result = with_buffer(&bufs, |records| {
+                    records.clear();
+                    for i in 0..len {
+                        let r = start + i as u64;
+                        ranker.unrank(r, seeds as usize, &mut board[..p]);
+                        if mirror {
+                            mirror_board(n, &board, &mut mb);
+                            if ranker.rank(&mb[..p]) < r {
+                                continue; // copied from its mirror at the end
+                            }
+                        }
+                        done += 1;
+                        let state = rules.make_state(&board[..p], Side::South);
+                        rules.children(&state, children);
+                        if children.is_empty() {
+                            let v = rules.final_value(&state);
+                            entries[r as usize].store(encode(Bounds::exact(v)), Ordering::Relaxed);
+                            continue;
+                        }
+                        let (mut elo, mut ehi) = (NEG_INF, NEG_INF);
+                        let head = records.len();
+                        records.extend_from_slice(&[0; RECORD_HEAD]);
+                        let mut count = 0u8;
+                        for ch in children.iter() {
+                            let k = ch.captured;
+                            let cs = south_view(rules, &ch.state, &mut cb);
+                            if k > 0 {
+                                let lf = &lower[cs as usize];
+                                let b = lf.get(ranker.rank(&cb[..p]));
+                                let (lo_m, hi_m) = contribution(b, k as i16, ch.turn_passes);
+                                elo = max_score(elo, lo_m);
+                                ehi = max_score(ehi, hi_m);
+                            } else {
+                                debug_assert_eq!(cs, seeds);
+                                let ci = canonical_rank(ranker, n, &cb, mirror);
+                                put_edge(records, ci, ch.turn_passes, width);
+                                count += 1;
+                            }
+                        }
+                        let init = if count > 0 {
+                            let off = (i as u16).to_le_bytes();
+                            records[head..head + RECORD_HEAD].copy_from_slice(&[
+                                off[0],
+                                off[1],
+                                enc8(elo),
+                                enc8(ehi),
+                                count,
+                            ]);
+                            chunk_edges += count as u64;
+                            Bounds {
+                                lo: elo,
+                                hi: POS_INF,
+                            }
+                        } else {
+                            records.truncate(head);
+                            Bounds { lo: elo, hi: ehi }
+                        };
+                        entries[r as usize].store(encode(init), Ordering::Relaxed);
+                    }
+                    stream.append(records)
+                });
+                scanned.fetch_add(done, Ordering::Relaxed);
+                edges.fetch_add(chunk_edges, Ordering::Relaxed);
+                pb.inc(len as u64);
+                match result {
+                    Ok(at) => Some(at),
+                    Err(e) => {
+                        failure.set(e);
+                        None
                     }
                 }
-                done += 1;
-                let state = rules.make_state(&board[..p], Side::South);
-                rules.children(&state, children);
-                if children.is_empty() {
-                    let v = rules.final_value(&state);
-                    entries[r as usize].store(encode(Bounds::exact(v)), Ordering::Relaxed);
-                    continue;
-                }
-                let (mut elo, mut ehi) = (NEG_INF, NEG_INF);
-                let mut count = 0u8;
-                for c in children.iter() {
-                    let k = c.captured;
-                    let cs = south_view(rules, &c.state, &mut cb);
-                    if k > 0 {
-                        let lf = &lower[cs as usize];
-                        let b = lf.get(ranker.rank(&cb[..p]));
-                        let (lo_m, hi_m) = contribution(b, k as i16, c.turn_passes);
-                        elo = max_score(elo, lo_m);
-                        ehi = max_score(ehi, hi_m);
-                    } else {
-                        debug_assert_eq!(cs, seeds);
-                        let ci = canonical_rank(ranker, n, &cb, mirror) as u32;
-                        chunk
-                            .edges
-                            .push(ci | if c.turn_passes { PASSES } else { 0 });
-                        count += 1;
-                    }
-                }
-                chunk.counts[i] = count;
-                chunk.exits[i] = u16::from_le_bytes([enc8(elo), enc8(ehi)]);
-                let init = if count > 0 {
-                    Bounds {
-                        lo: elo,
-                        hi: POS_INF,
-                    }
-                } else {
-                    Bounds { lo: elo, hi: ehi }
-                };
-                entries[r as usize].store(encode(init), Ordering::Relaxed);
-            }
-            scanned.fetch_add(done, Ordering::Relaxed);
-            pb.inc(len as u64);
-            chunk
-        })
-        .collect();
-    if stopped.load(Ordering::Relaxed) {
+            })
+            .collect()
+    });
+    if let Some(e) = failure.take_if_failed() {
+        pb.abandon_with_message("failed in the scan");
+        return Err(e);
+    }
+    if cluster.any(stopped.load(Ordering::Relaxed)) {
         pb.abandon_with_message("stopped in the scan");
-        return LayerOutcome::Stopped {
+        return Ok(LayerOutcome::Stopped {
             entries: None,
             sweeps: base_sweeps,
-        };
+        });
     }
-    let edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
+    for (c, at) in placed.into_iter().enumerate() {
+        stream.place(c, at.expect("every chunk scanned"));
+    }
+    let scratch_bytes = stream.scan_bytes();
+    // Every rank gets the starting entries of the others' chunks (an entry is non-zero
+    // on its owner only, so OR is the union).
+    if cluster.size() > 1 {
+        let mut block = vec![0u16; 1 << 20];
+        for first in (0..entries.len()).step_by(block.len()) {
+            let part = &entries[first..(first + block.len()).min(entries.len())];
+            let b = &mut block[..part.len()];
+            for (x, e) in b.iter_mut().zip(part) {
+                *x = e.load(Ordering::Relaxed);
+            }
+            cluster.or_all(b);
+            for (x, e) in b.iter().zip(part) {
+                e.store(*x, Ordering::Relaxed);
+            }
+        }
+    }
     let scan_millis = t0.elapsed().as_millis() as u64;
     // A resumed layer starts from the saved iterate: its lo are at least, and its hi at
     // most, the starting values just computed, and both are still on the fixpoint's side.
     if let Some(lf) = resume {
         let saved = lf.entry_bytes();
-        entries.par_iter().enumerate().for_each(|(r, e)| {
-            e.store(
-                u16::from_le_bytes([saved[2 * r], saved[2 * r + 1]]),
-                Ordering::Relaxed,
-            );
+        pool.install(|| {
+            entries.par_iter().enumerate().for_each(|(r, e)| {
+                e.store(
+                    u16::from_le_bytes([saved[2 * r], saved[2 * r + 1]]),
+                    Ordering::Relaxed,
+                );
+            })
         });
     }
 
@@ -502,72 +716,184 @@ fn solve_layer<R: TbGame>(
     // sweep (`prev`) or in this one (`cur`); a position is evaluated only when one of its
     // edges points to a changed entry (all positions in the first sweep). A position
     // skipped has had no input change since it was last evaluated, so a sweep without a
-    // change is still a fixpoint of every equation. (Testing the child's own bit, rather
-    // than its block of 64 as before, evaluates fewer positions: a 2x5 layer 22 takes 25%
-    // less CPU, with identical entries.)
+    // change is still a fixpoint of every equation. A chunk's records are read from the
+    // scratch file; those of positions now final are dropped, and the chunk is written
+    // back shorter when that saves a quarter of it.
     // The entries of the non-canonical boards from their canonical mirror images.
     let copy_mirror_images = || {
         if !mirror {
             return;
         }
-        starts.par_iter().for_each(|&start| {
-            let len = (size - start).min(CHUNK as u64);
-            let mut board = [0u8; 32];
-            let mut mb = [0u8; 32];
-            for r in start..start + len {
-                ranker.unrank(r, seeds as usize, &mut board[..p]);
-                mirror_board(n, &board, &mut mb);
-                let m = ranker.rank(&mb[..p]);
-                if m < r {
-                    let v = entries[m as usize].load(Ordering::Relaxed);
-                    entries[r as usize].store(v, Ordering::Relaxed);
+        pool.install(|| {
+            (0..nchunks).into_par_iter().for_each(|c| {
+                let start = (c * CHUNK) as u64;
+                let len = (size - start).min(CHUNK as u64);
+                let mut board = [0u8; 32];
+                let mut mb = [0u8; 32];
+                for r in start..start + len {
+                    ranker.unrank(r, seeds as usize, &mut board[..p]);
+                    mirror_board(n, &board, &mut mb);
+                    let m = ranker.rank(&mb[..p]);
+                    if m < r {
+                        let v = entries[m as usize].load(Ordering::Relaxed);
+                        entries[r as usize].store(v, Ordering::Relaxed);
+                    }
                 }
-            }
+            })
         });
     };
-    let words = (size as usize).div_ceil(64);
+    let words = size.div_ceil(64) as usize;
     let mut prev: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let mut cur: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let dirty =
-        |set: &[AtomicU64], r: usize| set[r / 64].load(Ordering::Relaxed) & (1u64 << (r % 64)) != 0;
     let mut sweeps = 0u32;
+    let mut saved_at = Instant::now();
     loop {
         sweeps += 1;
         pb.set_message(format!("sweep {}", base_sweeps + sweeps));
         let first = sweeps == 1;
         let changed = AtomicBool::new(false);
-        chunks.par_iter().for_each(|c| {
-            if stopped.load(Ordering::Relaxed) || stop(sweeps - 1) {
-                stopped.store(true, Ordering::Relaxed);
-                return;
-            }
-            let mut off = 0usize;
-            let mut any = false;
-            for (i, &cnt) in c.counts.iter().enumerate() {
-                if cnt == 0 {
-                    continue;
+        pool.install(|| {
+            (0..nchunks).into_par_iter().for_each(|c| {
+                if !owned[c] {
+                    return;
                 }
-                let es = &c.edges[off..off + cnt as usize];
-                off += cnt as usize;
-                let r = c.start as usize + i;
-                let now = entries[r].load(Ordering::Relaxed);
-                let cb = decode(now);
-                if cb.lo == cb.hi {
-                    continue;
+                if failure.failed() || stopped.load(Ordering::Relaxed) || stop(sweeps - 1) {
+                    stopped.store(true, Ordering::Relaxed);
+                    return;
                 }
-                if !first
-                    && !es.iter().any(|&e| {
-                        let c = (e & !PASSES) as usize;
-                        dirty(&prev, c) || dirty(&cur, c)
+                let start = c * CHUNK;
+                let result = with_buffer(&bufs, |buf| -> Result<bool, TbError> {
+                    stream.read(c, buf)?;
+                    let sets = [&prev[..], &cur[..]];
+                    let (any, wr) = if width == 4 {
+                        sweep_records::<4>(buf, start, &entries, sets, first)
+                    } else {
+                        sweep_records::<8>(buf, start, &entries, sets, first)
+                    };
+                    if 4 * (buf.len() - wr) >= buf.len() && wr < buf.len() {
+                        stream.shrink(c, &buf[..wr])?;
+                    }
+                    Ok(any)
+                });
+                match result {
+                    Ok(true) => changed.store(true, Ordering::Relaxed),
+                    Ok(false) => {}
+                    Err(e) => failure.set(e),
+                }
+            })
+        });
+        if let Some(e) = failure.take_if_failed() {
+            pb.abandon_with_message(format!("failed in sweep {}", base_sweeps + sweeps));
+            return Err(e);
+        }
+        let mut changed = changed.load(Ordering::Relaxed);
+        if cluster.size() > 1 {
+            // Share this sweep's changes: (rank << 16 | entry) of every entry this rank
+            // changed; the others' are stored here and marked as changed in this sweep.
+            let mine: Vec<u64> = (0..nchunks)
+                .filter(|&c| owned[c])
+                .flat_map(|c| {
+                    let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(size as usize));
+                    let cur = &cur;
+                    let entries = &entries;
+                    (a..b).filter(move |&r| marked(cur, r)).map(move |r| {
+                        ((r as u64) << 16) | entries[r].load(Ordering::Relaxed) as u64
                     })
-                {
-                    continue;
+                })
+                .collect();
+            for x in cluster.gather_all(&mine) {
+                let r = (x >> 16) as usize;
+                if !owned[r / CHUNK] {
+                    entries[r].store(x as u16, Ordering::Relaxed);
+                    cur[r / 64].fetch_or(1u64 << (r % 64), Ordering::Relaxed);
                 }
-                let [elo, ehi] = c.exits[i].to_le_bytes();
-                let (mut lo, mut hi) = (dec8(elo), dec8(ehi));
-                for &e in es {
-                    let ch = decode(entries[(e & !PASSES) as usize].load(Ordering::Relaxed));
-                    let (lo_m, hi_m) = contribution(ch, 0, e & PASSES != 0);
+            }
+            changed = cluster.any(changed);
+        }
+        if cluster.any(stopped.load(Ordering::Relaxed)) {
+            pb.abandon_with_message(format!("stopped in sweep {}", base_sweeps + sweeps));
+            // The saved entries are complete: a run with or without the mirror resumes
+            // from them (each image is as far along as its canonical member, by G11).
+            copy_mirror_images();
+            return Ok(LayerOutcome::Stopped {
+                entries: Some(entries),
+                sweeps: base_sweeps + sweeps - 1,
+            });
+        }
+        if !changed {
+            break;
+        }
+        if cluster.rank() == 0
+            && checkpoint_secs.is_some_and(|secs| saved_at.elapsed().as_secs() >= secs)
+        {
+            copy_mirror_images();
+            checkpoint(&entries, base_sweeps + sweeps)?;
+            saved_at = Instant::now();
+        }
+        std::mem::swap(&mut prev, &mut cur);
+        pool.install(|| cur.par_iter().for_each(|w| w.store(0, Ordering::Relaxed)));
+    }
+    let buffer_bytes = stream.peak_chunk_bytes() * bufs.len() as u64;
+    drop(stream);
+    drop((prev, cur));
+
+    // 3. Copy the mirror images.
+    copy_mirror_images();
+    pb.finish_with_message(format!("{} sweeps", base_sweeps + sweeps));
+
+    Ok(LayerOutcome::Done(
+        entries,
+        SolveStats {
+            scan_millis,
+            scanned: scanned.load(Ordering::Relaxed),
+            edges: edges.load(Ordering::Relaxed),
+            sweeps: base_sweeps + sweeps,
+            scratch_bytes,
+            buffer_bytes,
+        },
+    ))
+}
+
+/// Whether bit `r` of `set` is set.
+#[inline]
+fn marked(set: &[AtomicU64], r: usize) -> bool {
+    set[r / 64].load(Ordering::Relaxed) & (1u64 << (r % 64)) != 0
+}
+
+/// One sweep over the records of the chunk starting at position `start` (edges of `W`
+/// bytes): each open position with a changed child (`[prev, cur]` marks; every one in
+/// the `first` sweep) is evaluated, its entry stored and marked in `cur` when it changes.
+/// The records of positions now final are dropped: the kept ones are moved to the front
+/// of `buf`. Returns (whether an entry changed, the bytes kept).
+fn sweep_records<const W: usize>(
+    buf: &mut [u8],
+    start: usize,
+    entries: &[AtomicU16],
+    [prev, cur]: [&[AtomicU64]; 2],
+    first: bool,
+) -> (bool, usize) {
+    let (mut rd, mut wr) = (0usize, 0usize);
+    let mut any = false;
+    while rd < buf.len() {
+        let head: [u8; RECORD_HEAD] = buf[rd..rd + RECORD_HEAD].try_into().expect("a head");
+        let rec = RECORD_HEAD + head[4] as usize * W;
+        let r = start + u16::from_le_bytes([head[0], head[1]]) as usize;
+        let now = entries[r].load(Ordering::Relaxed);
+        let cb = decode(now);
+        let mut keep = cb.lo != cb.hi;
+        if keep {
+            let es = &buf[rd + RECORD_HEAD..rd + rec];
+            if first
+                || es.chunks_exact(W).any(|e| {
+                    let ch = get_edge::<W>(e).0;
+                    marked(prev, ch) || marked(cur, ch)
+                })
+            {
+                let (mut lo, mut hi) = (dec8(head[2]), dec8(head[3]));
+                for e in es.chunks_exact(W) {
+                    let (ch, passes) = get_edge::<W>(e);
+                    let b = decode(entries[ch].load(Ordering::Relaxed));
+                    let (lo_m, hi_m) = contribution(b, 0, passes);
                     lo = lo.max(lo_m);
                     hi = hi.max(hi_m);
                 }
@@ -576,52 +902,29 @@ fn solve_layer<R: TbGame>(
                     entries[r].store(new, Ordering::Relaxed);
                     cur[r / 64].fetch_or(1u64 << (r % 64), Ordering::Relaxed);
                     any = true;
+                    let nb = decode(new);
+                    keep = nb.lo != nb.hi;
                 }
             }
-            if any {
-                changed.store(true, Ordering::Relaxed);
+        }
+        if keep {
+            if wr != rd {
+                buf.copy_within(rd..rd + rec, wr);
             }
-        });
-        if stopped.load(Ordering::Relaxed) {
-            pb.abandon_with_message(format!("stopped in sweep {}", base_sweeps + sweeps));
-            // The saved entries are complete: a run with or without the mirror resumes
-            // from them (each image is as far along as its canonical member, by G11).
-            copy_mirror_images();
-            return LayerOutcome::Stopped {
-                entries: Some(entry_bytes(&entries)),
-                sweeps: base_sweeps + sweeps - 1,
-            };
+            wr += rec;
         }
-        if !changed.load(Ordering::Relaxed) {
-            break;
-        }
-        std::mem::swap(&mut prev, &mut cur);
-        cur.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
+        rd += rec;
     }
-    drop(chunks);
-
-    // 3. Copy the mirror images.
-    copy_mirror_images();
-    pb.finish_with_message(format!("{} sweeps", base_sweeps + sweeps));
-
-    LayerOutcome::Done(
-        entry_bytes(&entries),
-        SolveStats {
-            scan_millis,
-            scanned: scanned.load(Ordering::Relaxed),
-            edges,
-            sweeps: base_sweeps + sweeps,
-        },
-    )
+    (any, wr)
 }
 
-/// The entries as file bytes (little-endian, rank order).
-fn entry_bytes(entries: &[AtomicU16]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(2 * entries.len());
-    for e in entries {
-        bytes.extend_from_slice(&e.load(Ordering::Relaxed).to_le_bytes());
+/// Fills `out` with the little-endian bytes of entries `first..` (for
+/// [`format::write_layer_with`]).
+fn fill_entries(entries: &[AtomicU16], first: u64, out: &mut [u8]) {
+    let first = first as usize;
+    for (i, o) in out.chunks_exact_mut(2).enumerate() {
+        o.copy_from_slice(&entries[first + i].load(Ordering::Relaxed).to_le_bytes());
     }
-    bytes
 }
 
 /// CPU time of this process so far (user + system, all threads) in milliseconds, from

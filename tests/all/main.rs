@@ -32,3 +32,4 @@ mod solve_tb;
 mod solver_naive;
 mod solver_retro;
 mod tablebase;
+mod tb_stream;
