@@ -23,8 +23,8 @@
 
 #![warn(missing_docs)]
 
-pub mod anytime;
 pub mod any;
+pub mod anytime;
 pub mod checksum;
 pub mod fsutil;
 pub mod index;

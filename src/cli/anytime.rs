@@ -6,9 +6,7 @@ use super::solve::{make_solver, oracle, stop_flag, Common, OracleFor};
 use giuthi::anytime::eval::{Evaluate, Weights};
 use giuthi::anytime::matchplay::parse_seconds;
 use giuthi::anytime::search::{HeuristicSearch, Iteration};
-use giuthi::anytime::think::{
-    think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
-};
+use giuthi::anytime::think::{think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE};
 use giuthi::solve::alphabeta::moves_to_strings;
 use giuthi::{Position, Rules};
 use std::sync::atomic::Ordering;

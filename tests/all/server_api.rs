@@ -5,11 +5,11 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use giuthi::AnyPosition;
 use giuthi::rules::giuthi::Giuthi;
 use giuthi::server::jobs::Jobs;
 use giuthi::server::{router, JobLimits};
 use giuthi::solve::naive::naive_solve;
+use giuthi::AnyPosition;
 use giuthi::Position;
 use serde_json::{json, Value};
 use std::sync::Arc;

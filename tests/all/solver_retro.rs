@@ -124,7 +124,11 @@ fn v3_retro_equals_naive_on_random_giuthi_positions() {
             split += is_split as usize;
             let mut zero = pos.clone();
             zero.captured = BySide::new(0, 0);
-            let b = solve_position(&zero, 20_000).expect("same graph").0.bounds().expect("exact");
+            let b = solve_position(&zero, 20_000)
+                .expect("same graph")
+                .0
+                .bounds()
+                .expect("exact");
             if b.result(0) != b.result(pos.captured_difference()) {
                 decided_by_captures += 1;
             }

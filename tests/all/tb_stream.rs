@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// The frozen checksums: file name -> (entries, checksum).
 fn frozen() -> HashMap<String, (u64, u64)> {
-    let text = include_str!("data/tb_checksums.txt");
+    let text = include_str!("../data/tb_checksums.txt");
     let mut m = HashMap::new();
     for line in text
         .lines()
