@@ -142,15 +142,17 @@ mod tests {
 
     #[test]
     fn mirrored_results_mirror_the_elo() {
+        // Enough games that the score's 95% interval stays inside (0, 1): 7-2-1 reaches 1,
+        // where the error bar is open (see `sweeps_and_empty_matches_have_no_error_bar`).
         let a = Tally {
-            wins: 7,
-            draws: 2,
-            losses: 1,
+            wins: 70,
+            draws: 20,
+            losses: 10,
         };
         let b = Tally {
-            wins: 1,
-            draws: 2,
-            losses: 7,
+            wins: 10,
+            draws: 20,
+            losses: 70,
         };
         assert!((a.elo().unwrap() + b.elo().unwrap()).abs() < 1e-9);
         assert!((a.error_margin().unwrap() - b.error_margin().unwrap()).abs() < 1e-9);

@@ -573,10 +573,13 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
             "nodes": s.nodes,
             "seconds": secs,
         });
-        // lo and hi only when exact; an infinity is "-inf" / "+inf", never null.
-        if let Some(b) = s.bounds() {
-            v["lo"] = score_json(b.lo);
-            v["hi"] = score_json(b.hi);
+        // lo and hi each when exact (its range a single value); an infinity is
+        // "-inf" / "+inf", never null.
+        if s.ranges.lo.0 == s.ranges.lo.1 {
+            v["lo"] = score_json(s.ranges.lo.0);
+        }
+        if s.ranges.hi.0 == s.ranges.hi.1 {
+            v["hi"] = score_json(s.ranges.hi.0);
         }
         if let Some(moves) = moves {
             v["moves"] = moves

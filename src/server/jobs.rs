@@ -397,15 +397,29 @@ fn stopped(e: &Interrupted, a: &mut Value) {
     }
 }
 
+/// The largest reachable graph a job solves by the retrograde pass before it searches
+/// (as `giuthi solve --retro-states`' default: about 70 MB and a second or two of CPU).
+const RETRO_STATES: usize = 1 << 20;
+
 /// The job's thread: the solution (bounds, margin, best moves, PV), then every move's
 /// exact margin (V4).
 fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
     let game = pos.rules.name();
     // The page shows lo and hi exactly (and the sentence on repetitions needs them), so
     // the job asks for them, not only for the result (docs/solver.md, The result first).
-    let solved = solver
-        .solve_with_bounds(pos)
-        .map(|s| (s.bounds().expect("solve_with_bounds gives exact bounds"), s));
+    // A small endgame is solved through its whole reachable graph first, as `giuthi solve`
+    // does (docs/solver.md, Retrograde solve of small graphs): exact lo, hi and every
+    // move's margin at once.
+    let retro = if pos.rules.can_enumerate(&pos.state) {
+        crate::solve::retro::solve_position(pos, RETRO_STATES).ok()
+    } else {
+        None
+    };
+    let (solved, retro_moves) = match retro {
+        Some((s, moves)) => (Ok(s), Some(moves)),
+        None => (solver.solve_with_bounds(pos), None),
+    };
+    let solved = solved.map(|s| (s.bounds().expect("exact bounds"), s));
     let (bounds, sol) = match solved {
         Ok(s) => s,
         Err(e) => {
@@ -428,7 +442,11 @@ fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
         a["pv"] = json!(strs(&sol.pv));
         a["repetition"] = json!(repetition_note(game, bounds, d));
     });
-    match solver.analyze(pos) {
+    let analyzed = match retro_moves {
+        Some(values) => Ok(values),
+        None => solver.analyze(pos),
+    };
+    match analyzed {
         Ok(values) => finish(job, JobState::Done, |a| {
             let moves: Vec<Value> = values
                 .iter()

@@ -186,22 +186,26 @@ fn confirm_by_naive(file: &str, limit: usize) -> usize {
 
 #[test]
 fn cli_solve_json_contract() {
+    // Alpha-beta (the retrograde pass of small graphs would give exact bounds at once).
     let out = giuthi(&[
         "solve",
         "giuthi 1,0,0,0/1,3,0,0 S 0,2",
         "--json",
         "--threads",
         "1",
+        "--retro-states",
+        "0",
     ]);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
     // The result first: lo = 3 >= -D = 2 decides the margin (D + lo = +1), so hi is
-    // only known to be >= lo; lo and hi appear only when exact, the ranges always, and an
-    // infinity is a string, never null (docs/cli.md).
+    // only known to be >= lo; lo and hi each appear only when exact, the ranges always,
+    // and an infinity is a string, never null (docs/cli.md).
     assert_eq!(v["lo_range"], serde_json::json!([3, 3]));
     assert_eq!(v["hi_range"], serde_json::json!([3, "+inf"]));
-    assert!(v.get("lo").is_none() && v.get("hi").is_none(), "{v}");
+    assert_eq!(v["lo"], 3, "{v}");
+    assert!(v.get("hi").is_none(), "{v}");
     assert!(!v.to_string().contains("null"), "{v}");
     assert_eq!(v["margin"], 1);
     assert_eq!(v["result"], "win");
@@ -226,7 +230,14 @@ fn cli_solve_json_contract() {
     assert_eq!(v["hi_range"], serde_json::json!(["+inf", "+inf"]));
     assert_eq!(v["margin"], 1);
     // The text form shows the proven ranges.
-    let out = giuthi(&["solve", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--threads", "1"]);
+    let out = giuthi(&[
+        "solve",
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "--threads",
+        "1",
+        "--retro-states",
+        "0",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("lo +3  hi >= +3  margin +1  win"), "{text}");
 }
