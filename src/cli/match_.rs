@@ -145,8 +145,8 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
                 "a": args.a.to_string(), "b": args.b.to_string(), "start": start.to_string(),
                 "openings": ops.len(), "random_plies": args.random_plies, "seed": args.seed,
                 "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
-                "score": t.score(), "elo": t.elo().filter(|e| e.is_finite()),
-                "elo_error": t.error_margin(),
+                "score": t.score(), "elo": elo_json(t.elo()),
+                "elo_error": elo_json(t.error_margin()),
                 "as_south": [result.as_south.wins, result.as_south.draws, result.as_south.losses],
                 "as_north": [result.as_north.wins, result.as_north.draws, result.as_north.losses],
                 "repetitions": result.repetitions, "ply_limit": result.ply_limit,
@@ -195,4 +195,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .unwrap_or_else(|| "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0".to_string());
     let any = read_position(&text).map_err(|e| usage(format!("--start: {e:#}")))?;
     with_position!(&any, p => play(p, &args))
+}
+
+/// An Elo figure for `--json`: a number, `"+inf"`/`"-inf"` for a sweep (an infinity is
+/// never `null`), and `null` only where there is none (no game played; an open error bar).
+fn elo_json(e: Option<f64>) -> serde_json::Value {
+    match e {
+        Some(x) if x == f64::INFINITY => "+inf".into(),
+        Some(x) if x == f64::NEG_INFINITY => "-inf".into(),
+        Some(x) if x.is_finite() => x.into(),
+        _ => serde_json::Value::Null,
+    }
 }
