@@ -9,22 +9,7 @@ use giuthi::solve::naive::naive_solve;
 use giuthi::{BySide, Position, Side};
 use std::collections::HashMap;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51afd7ed558ccd);
-        x ^ (x >> 29)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::common::Rng;
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();

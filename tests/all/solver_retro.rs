@@ -12,31 +12,9 @@ use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solution, Solver, SolverOptions};
 use giuthi::solve::naive::{naive_solve, NaiveGraph};
 use giuthi::solve::retro::{solve_graph, solve_position, RetroError};
-use giuthi::{BySide, Position, Side};
+use giuthi::{BySide, Position};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51afd7ed558ccd);
-        x ^ (x >> 29)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn side(&mut self) -> Side {
-        if self.below(2) == 0 {
-            Side::South
-        } else {
-            Side::North
-        }
-    }
-}
+use crate::common::Rng;
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();

@@ -59,3 +59,35 @@ pub fn giuthi(n: usize, variant: &str) -> Giuthi {
 pub fn kalah(m: usize) -> Kalah {
     Kalah::new(m).expect("board size")
 }
+
+/// A small seeded generator (a 64-bit LCG with a mixing output) for the random-position
+/// tests: the same seed gives the same positions on every machine.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51afd7ed558ccd);
+        x ^ (x >> 29)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// South or North, evenly.
+    pub fn side(&mut self) -> giuthi::Side {
+        if self.below(2) == 0 {
+            giuthi::Side::South
+        } else {
+            giuthi::Side::North
+        }
+    }
+}
