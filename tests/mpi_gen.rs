@@ -45,11 +45,18 @@ fn single(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// The files of a table folder, less its generation lock (`giuthi.lock`, kept empty).
+fn table_files(dir: &Path) -> impl Iterator<Item = std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n != "giuthi.lock"))
+}
+
 /// Every `.tb` of `a` equals that of `b` past the header; nothing else is in `b`.
 fn same_layers(a: &Path, b: &Path) -> usize {
     let mut n = 0;
-    for e in std::fs::read_dir(a).unwrap() {
-        let p = e.unwrap().path();
+    for p in table_files(a) {
         let name = p.file_name().unwrap();
         let x = std::fs::read(&p).unwrap();
         let y = std::fs::read(b.join(name)).unwrap_or_else(|_| panic!("{name:?} in {b:?}"));
@@ -57,7 +64,7 @@ fn same_layers(a: &Path, b: &Path) -> usize {
         assert!(x[64..] == y[64..], "{name:?} differs past its header");
         n += 1;
     }
-    let m = std::fs::read_dir(b).unwrap().count();
+    let m = table_files(b).count();
     assert_eq!(n, m, "the same files");
     n
 }
