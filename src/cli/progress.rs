@@ -31,6 +31,16 @@ pub fn wanted(quiet: bool, json: bool) -> bool {
 
 /// Runs `f` with a spinner showing `status` and the seconds so far, when `show` is set.
 pub fn with_status<T>(show: bool, status: &Status, f: impl FnOnce() -> T) -> T {
+    with_spinner(show, |t| format!("{} ({t:.0} s)", status.text()), f)
+}
+
+/// Runs `f` with a spinner on stderr, from one second on, when `show` is set; `message`
+/// gets the seconds so far and says what to show (every 100 ms).
+pub fn with_spinner<T>(
+    show: bool,
+    message: impl Fn(f64) -> String + Sync,
+    f: impl FnOnce() -> T,
+) -> T {
     if !show {
         return f();
     }
@@ -46,7 +56,7 @@ pub fn with_status<T>(show: bool, status: &Status, f: impl FnOnce() -> T) -> T {
                     continue;
                 }
                 let b = bar.get_or_insert_with(indicatif::ProgressBar::new_spinner);
-                b.set_message(format!("{} ({t:.0} s)", status.text()));
+                b.set_message(message(t));
                 b.tick();
             }
             if let Some(b) = bar {

@@ -347,40 +347,18 @@ pub(super) fn with_progress<R: Rules, T>(
     show: bool,
     f: impl FnOnce() -> T,
 ) -> T {
-    if !show {
-        return f();
-    }
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let start = Instant::now();
-            let mut bar: Option<indicatif::ProgressBar> = None;
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                let t = start.elapsed().as_secs_f64();
-                if t < 1.0 {
-                    continue;
-                }
-                let b = bar.get_or_insert_with(indicatif::ProgressBar::new_spinner);
-                let nodes = solver.nodes();
-                let cap = solver
-                    .current_cap()
-                    .map_or(String::new(), |c| format!(", path cap {c} plies"));
-                b.set_message(format!(
-                    "{nodes} nodes, {:.0} nodes/s, {}{cap}",
-                    nodes as f64 / t,
-                    solver.status()
-                ));
-                b.tick();
-            }
-            if let Some(b) = bar {
-                b.finish_and_clear();
-            }
-        });
-        let r = f();
-        done.store(true, Ordering::Relaxed);
-        r
-    })
+    let message = |t: f64| {
+        let nodes = solver.nodes();
+        let cap = solver
+            .current_cap()
+            .map_or(String::new(), |c| format!(", path cap {c} plies"));
+        format!(
+            "{nodes} nodes, {:.0} nodes/s, {}{cap}",
+            nodes as f64 / t,
+            solver.status()
+        )
+    };
+    super::progress::with_spinner(show, message, f)
 }
 
 /// The recorded or computed solution of one position, as written in positions/ files.
