@@ -4,12 +4,12 @@
 
 use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
 use giuthi::rules::Rules;
-use giuthi::solve::alphabeta::{Solution, Solver, SolverOptions};
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::naive_solve;
 use giuthi::{BySide, Position, Side};
 use std::collections::HashMap;
 
-use crate::common::Rng;
+use crate::common::{replay_pv, Rng};
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
@@ -37,27 +37,6 @@ fn random_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> {
     };
     let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
     Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
-}
-
-/// Replays the principal variation and returns the final margin for the root mover
-/// (0 when it ends in a repetition, G10).
-fn replay_pv(pos: &Position<Giuthi>, sol: &Solution<Giuthi>) -> i32 {
-    let mover = pos.turn();
-    let mut p = pos.clone();
-    let mut seen = vec![p.state];
-    for (i, mv) in sol.pv.iter().enumerate() {
-        p = p
-            .play(*mv)
-            .unwrap_or_else(|e| panic!("{pos}: pv move {i} {mv}: {e}"));
-        if seen.contains(&p.state) {
-            assert_eq!(i + 1, sol.pv.len(), "{pos}: pv goes on after a repetition");
-            return 0;
-        }
-        seen.push(p.state);
-    }
-    assert!(p.is_over(), "{pos}: pv stops before the end: {}", p);
-    let s = p.final_scores();
-    s[mover] - s[mover.opponent()]
 }
 
 /// What one position of the cross-check showed.

@@ -9,12 +9,12 @@ use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
 use giuthi::rules::kalah::Kalah;
 use giuthi::rules::kiothi::{self, Kiothi, KiothiState, Phase, PITS};
 use giuthi::rules::Rules;
-use giuthi::solve::alphabeta::{Solution, Solver, SolverOptions};
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::{naive_solve, NaiveGraph};
 use giuthi::solve::retro::{solve_graph, solve_position, RetroError};
 use giuthi::{BySide, Position};
 
-use crate::common::Rng;
+use crate::common::{replay_pv, Rng};
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
@@ -38,27 +38,6 @@ fn random_giuthi(rng: &mut Rng, rules: &Giuthi, max_seeds: u64) -> Position<Giut
     let turn = rng.side();
     let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
     Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
-}
-
-/// Replays the principal variation and returns the final margin for the root mover
-/// (0 when it ends in a repetition, G10).
-fn replay_pv<R: Rules>(pos: &Position<R>, sol: &Solution<R>) -> i32 {
-    let mover = pos.turn();
-    let mut p = pos.clone();
-    let mut seen = vec![p.state];
-    for (i, mv) in sol.pv.iter().enumerate() {
-        p = p
-            .play(*mv)
-            .unwrap_or_else(|e| panic!("{pos}: pv move {i} {mv}: {e}"));
-        if seen.contains(&p.state) {
-            assert_eq!(i + 1, sol.pv.len(), "{pos}: pv goes on after a repetition");
-            return 0;
-        }
-        seen.push(p.state);
-    }
-    assert!(p.is_over(), "{pos}: pv stops before the end: {p}");
-    let s = p.final_scores();
-    s[mover] - s[mover.opponent()]
 }
 
 /// Checks retro against naive on `pos` (`None` when the naive graph is too large);

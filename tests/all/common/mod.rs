@@ -91,3 +91,28 @@ impl Rng {
         }
     }
 }
+
+/// Replays the principal variation of `sol` from `pos` and returns the final margin for
+/// the root mover (0 when it ends in a repetition, G10); panics where a move is illegal,
+/// the line goes on after a repetition, or stops before the game ends.
+pub fn replay_pv<R: giuthi::Rules>(
+    pos: &giuthi::Position<R>,
+    sol: &giuthi::solve::alphabeta::Solution<R>,
+) -> i32 {
+    let mover = pos.turn();
+    let mut p = pos.clone();
+    let mut seen = vec![p.state];
+    for (i, mv) in sol.pv.iter().enumerate() {
+        p = p
+            .play(*mv)
+            .unwrap_or_else(|e| panic!("{pos}: pv move {i} {mv}: {e}"));
+        if seen.contains(&p.state) {
+            assert_eq!(i + 1, sol.pv.len(), "{pos}: pv goes on after a repetition");
+            return 0;
+        }
+        seen.push(p.state);
+    }
+    assert!(p.is_over(), "{pos}: pv stops before the end: {p}");
+    let s = p.final_scores();
+    s[mover] - s[mover.opponent()]
+}
