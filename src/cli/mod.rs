@@ -21,7 +21,7 @@ mod solve;
 mod start;
 mod tb;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 pub use common::{usage, Usage};
 
 /// giuthi: exact solver for Giuthi, Kiothi and Kalah positions.
@@ -70,7 +70,7 @@ enum Command {
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout with code 0, usage errors with code 2.
@@ -104,6 +104,17 @@ pub fn run() -> i32 {
             }
         }
     }
+}
+
+/// Parses the command line. Every command takes a negative number as an option's value,
+/// so `--hash -5` is refused by the option's own parser, which names the option, rather
+/// than reported as an unexpected argument `-5`.
+fn parse() -> Result<Cli, clap::Error> {
+    fn negatives(cmd: clap::Command) -> clap::Command {
+        cmd.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    let mut matches = negatives(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches_mut(&mut matches)
 }
 
 /// An error and its causes joined by `: `, leaving out a cause whose text the message

@@ -55,7 +55,7 @@ pub struct GenArgs {
     /// The largest layer (seeds on the board) to generate, 0 to 126.
     #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_ENCODABLE_SEEDS as i64))]
     max_seeds: u32,
-    /// The output folder (created if needed).
+    /// The output folder (created if missing; its parent folder must exist).
     #[arg(long)]
     out: PathBuf,
     /// Worker threads, 1 to 256 (default: one per core).
@@ -228,6 +228,17 @@ fn pits_error(pits: usize, e: impl std::fmt::Display) -> anyhow::Error {
 }
 
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
+    if !a.out.exists() {
+        // Only the last folder is made: a typo in a parent is not silently created.
+        let parent = a.out.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(parent) = parent.filter(|p| !p.is_dir()) {
+            return Err(usage(format!(
+                "--out {}: the parent folder {} does not exist (only the last folder is created)",
+                a.out.display(),
+                parent.display()
+            )));
+        }
+    }
     if a.out.exists() && !a.out.is_dir() {
         return Err(usage(format!(
             "--out {}: not a folder (tablebase files go into a folder)",
@@ -381,12 +392,14 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
         Err(e) => return Err(e.into()),
     };
     let seeds = pos.rules.seeds_on_board(&pos.state);
+    // A position the tables do not reach is a usage error (exit 2), as one for another
+    // board is above.
     let no_layer = || {
-        anyhow::anyhow!(
+        usage(format!(
             "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
             a.dir.display(),
             set.max_seeds()
-        )
+        ))
     };
     let status = Status::default();
     let show = progress::wanted(a.quiet, a.json);

@@ -292,11 +292,18 @@ impl FromStr for GiuthiMove {
         if num.len() > 1 && num.starts_with('0') {
             return Err(syntax("pit number with a leading zero"));
         }
+        // Any pit a board might have parses; whether this board has it is `play`'s
+        // question, whose error names the board's pits (`NoSuchPit`).
         let pit: u8 = num
             .parse()
             .ok()
             .filter(|&p: &u8| (p as usize) < 2 * MAX_PITS_PER_ROW)
-            .ok_or_else(|| syntax("pit number out of range (at most 31)"))?;
+            .ok_or_else(|| {
+                syntax(&format!(
+                    "no board has pit {num}: the largest (2x{MAX_PITS_PER_ROW}) has pits 0 to {}",
+                    2 * MAX_PITS_PER_ROW - 1
+                ))
+            })?;
         Ok(GiuthiMove::Sow { pit, dir })
     }
 }

@@ -629,3 +629,102 @@ fn analyze_and_bestmove_help_speak_of_their_own_input() {
         assert!(!help.contains("solve FILE"), "{cmd}: {help}");
     }
 }
+
+// ------------------------------------------------ session 6: the trial's leftovers
+
+/// A negative number for a numeric option is refused by that option's parser, which names
+/// it, not reported as an unexpected argument `-5` (clap's default).
+#[test]
+fn a_negative_option_value_names_the_option() {
+    for (args, option) in [
+        (
+            &["solve", "giuthi 1,1/1,1 S 0,0", "--hash", "-5"][..],
+            "--hash",
+        ),
+        (
+            &[
+                "bestmove",
+                "giuthi 1,1/1,1 S 0,0",
+                "--movetime",
+                "1",
+                "--exact-share",
+                "-0.1",
+            ][..],
+            "--exact-share",
+        ),
+        (
+            &["perft", "giuthi 1,1/1,1 S 0,0", "-d", "-1"][..],
+            "--depth",
+        ),
+    ] {
+        let o = giuthi(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+        let err = stderr(&o);
+        assert!(err.contains(option), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+/// N2: a pit number no board has says so and does not suggest that pit 31 exists on the
+/// board at hand; a pit this board lacks names the board's pits.
+#[test]
+fn n2_a_pit_out_of_range_names_the_pits() {
+    let o = giuthi(&["play", "giuthi 1,1,1,1/1,1,1,1 S 0,0", "99cw"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("no board has pit 99"), "{o:?}");
+    let o = giuthi(&["play", "giuthi 1,1,1,1/1,1,1,1 S 0,0", "9cw"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("pits 0 to 7"), "{o:?}");
+}
+
+/// `tb gen --out a/b/c` with `a/b` missing is refused (a typo is not silently created);
+/// the last folder alone is made.
+#[test]
+fn tb_gen_makes_only_the_last_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("typo/tb3");
+    let args = [
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "2",
+        "--quiet",
+        "--out",
+    ];
+    let o = giuthi(&[&args[..], &[deep.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("--out"), "{o:?}");
+    assert!(!dir.path().join("typo").exists());
+    let o = giuthi(&[&args[..], &[dir.path().join("tb3").to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{o:?}");
+}
+
+/// A position with more seeds than the tables hold is a usage error (exit 2), as a
+/// position of another board is.
+#[test]
+fn tb_probe_past_the_tables_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tb3");
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let o = giuthi(&[
+        "tb",
+        "probe",
+        out.to_str().unwrap(),
+        "giuthi 2,2,2/2,2,2 S 0,0",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("layers 0..=2"), "{o:?}");
+}
