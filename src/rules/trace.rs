@@ -5,7 +5,10 @@
 //! hand, the direction and the pits sown in order; then how the move ended: the last seed
 //! in the opponent's row (G5a), an extra move (G5b), a capture and its chain (G5c, G6), or
 //! an endless sowing (G7, which is no legal move: only its first laps are traced). Kalah
-//! gets a one-lap trace with its store drops (R1-R3).
+//! gets a one-lap trace with its store drops (R1-R3). Kiothi gets its laps too (K5-K9):
+//! the partial lift of the first lap, the relays (always in the sowing direction, K7), the
+//! K8 capture into the prison and the K9 bonus pits; the marks follow from the laps (a
+//! lift clears the nki mark of its pit, a drop clears the stale mark of its pit, K12).
 //!
 //! The trace is made by its own code, apart from the solver's hot sowing loop; [`SowTrace::
 //! replay`] applies a trace to a board, and the tests check that replaying the trace of
@@ -28,6 +31,7 @@
 
 use super::giuthi::{Chain, Giuthi, GiuthiMove, GiuthiState, Origin};
 use super::kalah::{Kalah, KalahMove, KalahState};
+use super::kiothi::{Kiothi, KiothiMove, KiothiState, SowError};
 use crate::types::{Direction, Side};
 
 /// Laps traced of an endless sowing (G7) before the trace stops.
@@ -53,6 +57,9 @@ pub struct Lap {
     pub lift: usize,
     /// Seeds lifted.
     pub seeds: u32,
+    /// Seeds left in the lifted pit: a Kiothi first lap may lift only some (K5); 0 in
+    /// every other lap and game.
+    pub kept: u32,
     /// The direction of this lap (relays reverse it, G4).
     pub dir: Direction,
     /// The pits sown, in order, one seed each (Giuthi); see [`Lap::drops`] for Kalah.
@@ -64,15 +71,24 @@ pub struct Lap {
 /// How a sowing ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Finish {
-    /// The last seed fell into an empty pit of the opponent's row: the turn passes (G5a).
+    /// The last seed fell into an empty pit of the opponent's row: the turn passes (G5a;
+    /// Kiothi K8, nothing captured).
     OpponentRow,
     /// The last seed fell into an empty pit of the mover's row and no seed reached the
     /// opponent's row: the mover moves again (G5b).
     ExtraMove,
     /// The last seed fell into an empty pit of the mover's row after seeds reached the
     /// opponent's row: the opposite pit and the chain are captured (G5c, G6); with an empty
-    /// opposite pit nothing is taken and the turn passes.
+    /// opposite pit nothing is taken and the turn passes. Kiothi: the last warrior fell into
+    /// an empty pit of the mover's row and took the occupied, unprotected opposite pit (K8),
+    /// perhaps with the K9 bonus.
     Capture,
+    /// Kiothi: the last warrior fell into an empty pit of the mover's row, but the opposite
+    /// pit is empty or nki: nothing is captured, the turn passes (K8).
+    NoCapture,
+    /// Kiothi: the first lap ended in an occupied pit of the mover's row, so the sowing is
+    /// not allowed (K6); the first lap is traced.
+    FirstLapOwnRow,
     /// The sowing never ends (G7): not a legal move; only its first laps are traced.
     Endless,
     /// Kalah: the last seed fell into the mover's store, an extra move (R2).
@@ -93,7 +109,10 @@ pub struct SowTrace {
     /// Pits emptied by the capture, in order: the pit opposite the landing pit first, then
     /// the chain (G6); for Kalah R3 the opposite pit. Each with the seeds it held.
     pub captured_pits: Vec<(usize, u32)>,
-    /// The landing pit whose seed is captured with them (G5c; Kalah R3), if any.
+    /// The three pits of a Kiothi K9 bonus taken, each with the warriors it held (empty
+    /// otherwise).
+    pub bonus_pits: Vec<(usize, u32)>,
+    /// The landing pit whose seed is captured with them (G5c; Kalah R3; Kiothi K8), if any.
     pub landing_taken: Option<usize>,
     /// Seeds the mover captured in all (into its store for Kalah).
     pub captured: u32,
@@ -115,7 +134,7 @@ impl SowTrace {
     /// # Errors
     ///
     /// A message when the trace does not fit the board (a lift of a pit holding a different
-    /// count, a pit off the board, a capture of a pit that is already empty).
+    /// count, a pit off the board, a capture of a pit that does not hold what it says).
     pub fn replay(&self, board: &[u32]) -> Result<(Vec<u32>, [u32; 2]), String> {
         let mut b = board.to_vec();
         let mut stores = [0u32; 2];
@@ -123,13 +142,13 @@ impl SowTrace {
             let held = *b
                 .get(lap.lift)
                 .ok_or_else(|| format!("lap {i}: no pit {}", lap.lift))?;
-            if held != lap.seeds {
+            if held != lap.seeds + lap.kept {
                 return Err(format!(
-                    "lap {i}: pit {} holds {held}, the trace lifts {}",
-                    lap.lift, lap.seeds
+                    "lap {i}: pit {} holds {held}, the trace lifts {} and keeps {}",
+                    lap.lift, lap.seeds, lap.kept
                 ));
             }
-            b[lap.lift] = 0;
+            b[lap.lift] = lap.kept;
             if lap.drops.len() != lap.seeds as usize {
                 return Err(format!(
                     "lap {i}: {} drops for {} seeds",
@@ -144,7 +163,7 @@ impl SowTrace {
                 }
             }
         }
-        for &(p, seeds) in &self.captured_pits {
+        for &(p, seeds) in self.captured_pits.iter().chain(&self.bonus_pits) {
             match b.get_mut(p) {
                 Some(v) if *v == seeds => *v = 0,
                 _ => return Err(format!("capture of pit {p}: it does not hold {seeds}")),
@@ -193,6 +212,7 @@ impl Giuthi {
                     laps: Vec::new(),
                     finish: Finish::OpponentRow,
                     captured_pits: Vec::new(),
+                    bonus_pits: Vec::new(),
                     landing_taken: None,
                     captured: 0,
                     turn_passes: true,
@@ -236,6 +256,7 @@ impl Giuthi {
             laps.push(Lap {
                 lift: at,
                 seeds: hand,
+                kept: 0,
                 dir: d,
                 drops: sown.iter().map(|&p| Drop::Pit(p)).collect(),
                 sown,
@@ -252,6 +273,7 @@ impl Giuthi {
                     laps,
                     finish: Finish::Endless,
                     captured_pits: Vec::new(),
+                    bonus_pits: Vec::new(),
                     landing_taken: None,
                     captured: 0,
                     turn_passes: true,
@@ -263,6 +285,7 @@ impl Giuthi {
                 laps,
                 finish: Finish::OpponentRow,
                 captured_pits: Vec::new(),
+                bonus_pits: Vec::new(),
                 landing_taken: None,
                 captured: 0,
                 turn_passes: true,
@@ -361,12 +384,14 @@ impl Kalah {
             laps: vec![Lap {
                 lift: pit,
                 seeds: hand,
+                kept: 0,
                 dir: Direction::Ccw,
                 sown,
                 drops,
             }],
             finish: Finish::KalahEnd,
             captured_pits: Vec::new(),
+            bonus_pits: Vec::new(),
             landing_taken: None,
             captured: 0,
             turn_passes: true,
@@ -388,5 +413,136 @@ impl Kalah {
             t.captured += 1 + b[opp];
         }
         t
+    }
+}
+
+impl Kiothi {
+    /// The lap-by-lap trace of a Kiothi sowing `mv` in `s` for the side to move (K5-K9,
+    /// K11); `None` for an opening redistribution (K3), which sows nothing.
+    ///
+    /// The first lap lifts `k` warriors and keeps the rest in the pit ([`Lap::kept`]); a
+    /// lap ending in an occupied pit relays it in the same direction (K7); a lap ending in
+    /// an empty pit ends the move (K8): in the opponent's row [`Finish::OpponentRow`], in
+    /// the mover's row a capture of the opposite pit with the capturing warrior
+    /// ([`Finish::Capture`]) unless that pit is empty or nki ([`Finish::NoCapture`]). The
+    /// K9 bonus pits are traced when the move takes the bonus and it is available. The move
+    /// is not checked otherwise: a first lap ending in an occupied own pit is traced as
+    /// [`Finish::FirstLapOwnRow`] (K6), an endless sowing for its first
+    /// [`ENDLESS_LAPS_SHOWN`] laps as [`Finish::Endless`] (K11).
+    ///
+    /// # Examples
+    ///
+    /// Pit 19 lifts 2 of its 6 warriors: they fall into 0 and 1 (North's row), pit 1 held
+    /// 3, now 4, so it is relayed (K7) into 2 to 5; pit 5 was empty and is North's: the turn
+    /// passes, nothing captured.
+    ///
+    /// ```
+    /// use giuthi::Position;
+    /// use giuthi::rules::kiothi::Kiothi;
+    /// use giuthi::rules::trace::Finish;
+    /// let pos: Position<Kiothi> = "kiothi 0,3,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,6 S 0,0 play".parse()?;
+    /// let t = pos.rules.sow_trace(&pos.state, "19x2".parse()?).unwrap();
+    /// assert_eq!((t.laps[0].seeds, t.laps[0].kept), (2, 4));
+    /// assert_eq!(t.laps[0].sown, [0, 1]);
+    /// assert_eq!((t.laps[1].lift, t.laps[1].seeds), (1, 4));
+    /// assert_eq!(t.laps[1].sown, [2, 3, 4, 5]);
+    /// assert_eq!(t.finish, Finish::OpponentRow);
+    /// # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+    /// ```
+    pub fn sow_trace(&self, s: &KiothiState, mv: KiothiMove) -> Option<SowTrace> {
+        let KiothiMove::Sow { pit, k, bonus } = mv else {
+            return None;
+        };
+        let (pit, k) = (pit as usize, k as u32);
+        let n2 = super::kiothi::PITS;
+        let mover = s.turn;
+        let own = self.row(mover);
+        let endless = matches!(self.sow(s, pit, k), Err(SowError::Endless { .. }));
+        let bit = |p: usize| 1u32 << p;
+        let dir = self.variant().dir;
+        let step = |p: usize| match dir {
+            Direction::Ccw => (p + 1) % n2,
+            Direction::Cw => (p + n2 - 1) % n2,
+        };
+        let mut b: Vec<u32> = s.pits.iter().map(|&x| x as u32).collect();
+        let mut nki = s.nki & !bit(pit);
+        let mut stale = s.stale;
+        let kept = b[pit].saturating_sub(k);
+        b[pit] = kept;
+        let mut t = SowTrace {
+            mover,
+            laps: Vec::new(),
+            finish: Finish::OpponentRow,
+            captured_pits: Vec::new(),
+            bonus_pits: Vec::new(),
+            landing_taken: None,
+            captured: 0,
+            turn_passes: true,
+            truncated: false,
+        };
+        let (mut at, mut hand, mut drops) = (pit, k, 0usize);
+        loop {
+            let mut sown = Vec::with_capacity(hand as usize);
+            let mut p = at;
+            for _ in 0..hand {
+                p = step(p);
+                b[p] += 1;
+                stale &= !bit(p);
+                sown.push(p);
+            }
+            drops += sown.len();
+            let first = t.laps.is_empty();
+            t.laps.push(Lap {
+                lift: at,
+                seeds: hand,
+                kept: if first { kept } else { 0 },
+                dir,
+                drops: sown.iter().map(|&p| Drop::Pit(p)).collect(),
+                sown,
+            });
+            if b[p] > 1 {
+                if first && own.contains(&p) {
+                    t.finish = Finish::FirstLapOwnRow; // K6
+                    return Some(t);
+                }
+                if drops > MAX_TRACED_DROPS || (endless && t.laps.len() >= ENDLESS_LAPS_SHOWN) {
+                    t.finish = Finish::Endless;
+                    t.truncated = true;
+                    return Some(t);
+                }
+                hand = b[p]; // K7: the whole pit, its nki mark gone
+                b[p] = 0;
+                nki &= !bit(p);
+                at = p;
+                continue;
+            }
+            if !own.contains(&p) {
+                return Some(t); // K8, the opponent's row
+            }
+            let o = self.opposite(p);
+            if b[o] == 0 || nki & bit(o) != 0 {
+                t.finish = Finish::NoCapture;
+                return Some(t);
+            }
+            t.finish = Finish::Capture;
+            t.captured_pits.push((o, b[o]));
+            t.landing_taken = Some(p);
+            t.captured = b[o] + 1;
+            b[o] = 0;
+            b[p] = 0;
+            let three = self.bonus_pits(mover);
+            if bonus
+                && p == self.leftmost(mover)
+                && three
+                    .iter()
+                    .all(|&q| b[q] > 0 && (nki | stale) & bit(q) == 0)
+            {
+                for q in three {
+                    t.bonus_pits.push((q, b[q]));
+                    t.captured += b[q];
+                }
+            }
+            return Some(t);
+        }
     }
 }

@@ -17,14 +17,15 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// A game the server shows and solves.
-pub trait ServedGame: Rules {
+pub trait ServedGame: crate::anytime::eval::Evaluate {
     /// The pit a move lifts from (`None` for a pass or a Kiothi redistribution).
     fn move_pit(&self, mv: &Self::Move) -> Option<usize>;
     /// The direction of a move's first lap, where the game has a choice (Giuthi).
     fn move_dir(&self, _mv: &Self::Move) -> Option<Direction> {
         None
     }
-    /// The lap-by-lap trace of a legal move (`None` where the game has none: Kiothi).
+    /// The lap-by-lap trace of a legal move (`None` where the move sows nothing: a
+    /// Kiothi redistribution).
     fn trace(&self, s: &Self::State, mv: Self::Move) -> Option<SowTrace>;
     /// Sowings that would be legal but never end (G7), as `(move, reason)`.
     fn excluded(&self, _s: &Self::State) -> Vec<(String, String)> {
@@ -124,8 +125,8 @@ impl ServedGame for Kiothi {
             KiothiMove::Redistribute { .. } => None,
         }
     }
-    fn trace(&self, _s: &Self::State, _mv: KiothiMove) -> Option<SowTrace> {
-        None
+    fn trace(&self, s: &Self::State, mv: KiothiMove) -> Option<SowTrace> {
+        self.sow_trace(s, mv)
     }
     fn extra(&self, pos: &Position<Kiothi>) -> Value {
         let s = &pos.state;
@@ -144,9 +145,10 @@ impl ServedGame for Kiothi {
     }
 }
 
-/// The JSON of a trace: `{"mover", "laps": [{"lift", "seeds", "dir", "drops"}], "finish",
-/// "captured_pits": [[pit, seeds]], "landing_taken", "captured", "turn_passes",
-/// "truncated"}`; a drop is a pit number or `"store"` (Kalah).
+/// The JSON of a trace: `{"mover", "laps": [{"lift", "seeds", "kept", "dir", "drops"}],
+/// "finish", "captured_pits": [[pit, seeds]], "bonus_pits": [[pit, seeds]],
+/// "landing_taken", "captured", "turn_passes", "truncated"}`; a drop is a pit number or
+/// `"store"` (Kalah).
 pub fn trace_json(t: &SowTrace) -> Value {
     let laps: Vec<Value> = t
         .laps
@@ -160,7 +162,8 @@ pub fn trace_json(t: &SowTrace) -> Value {
                     Drop::Store(_) => json!("store"),
                 })
                 .collect();
-            json!({"lift": l.lift, "seeds": l.seeds, "dir": l.dir.as_str(), "drops": drops})
+            json!({"lift": l.lift, "seeds": l.seeds, "kept": l.kept, "dir": l.dir.as_str(),
+                "drops": drops})
         })
         .collect();
     let finish = match t.finish {
@@ -170,12 +173,15 @@ pub fn trace_json(t: &SowTrace) -> Value {
         Finish::Endless => "endless",
         Finish::Store => "store",
         Finish::KalahEnd => "end",
+        Finish::NoCapture => "no-capture",
+        Finish::FirstLapOwnRow => "first-lap-own-row",
     };
     json!({
         "mover": t.mover.letter().to_string(),
         "laps": laps,
         "finish": finish,
         "captured_pits": t.captured_pits,
+        "bonus_pits": t.bonus_pits,
         "landing_taken": t.landing_taken,
         "captured": t.captured,
         "turn_passes": t.turn_passes,

@@ -1,9 +1,11 @@
 //! The sowing trace (src/rules/trace.rs) against the engine's own sowing: replaying the
 //! trace of every legal move gives the position `play` gives (G3-G7, R1-R3), and an
-//! endless sowing (G7) is traced as endless exactly when the engine refuses it.
+//! endless sowing (G7) is traced as endless exactly when the engine refuses it; the same
+//! for Kiothi (K5-K9, K11), marks included.
 
 use giuthi::rules::giuthi::{Giuthi, GiuthiMove, GiuthiState, Variant};
 use giuthi::rules::kalah::{Kalah, KalahMove};
+use giuthi::rules::kiothi::{Kiothi, KiothiMove, KiothiState, Phase, SowError};
 use giuthi::rules::trace::{Finish, SowTrace};
 use giuthi::rules::{IllegalMove, Rules};
 use giuthi::{Direction, Side};
@@ -176,4 +178,194 @@ fn r1_r3_kalah_trace_replays_to_play() {
             assert_eq!(t.turn_passes, child.turn_passes, "{mv} in {text}");
         }
     }
+}
+
+/// The marks after a Kiothi trace, derived from its laps alone (K12): each lift clears the
+/// nki mark of its pit, each drop the stale mark of the pit it falls into.
+fn marks_after(t: &SowTrace, nki: u32, stale: u32) -> (u32, u32) {
+    let (mut nki, mut stale) = (nki, stale);
+    for lap in &t.laps {
+        nki &= !(1 << lap.lift);
+        for &p in &lap.sown {
+            stale &= !(1 << p);
+        }
+    }
+    (nki, stale)
+}
+
+/// K5-K9, K11 (variants ccw and cw): on thousands of random play-phase positions, the
+/// trace of every sowing (every pit, every k, bonus taken or not) replays to the board,
+/// prisons, marks, laps and warriors sown of `play`; a sowing `play` refuses is traced as
+/// K6 or endless exactly as the engine's own sowing says.
+#[test]
+fn k5_k9_kiothi_trace_replays_to_play_on_random_positions() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut moves, mut relays, mut captures, mut bonuses, mut partial) = (0, 0, 0, 0, 0);
+    let (mut k6, mut endless, mut protected) = (0, 0, 0);
+    for round in 0..2500 {
+        let k = Kiothi::new(["", "dir=cw", "start=5x5"][round % 3].parse().unwrap());
+        let mut pits = [0u8; 20];
+        for _ in 0..rng.below(70) {
+            pits[rng.below(20) as usize] += 1;
+        }
+        let (mut nki, mut stale) = (0u32, 0u32);
+        for (p, &v) in pits.iter().enumerate() {
+            if v > 0 && rng.below(4) == 0 {
+                nki |= 1 << p;
+            }
+            if rng.below(3) == 0 {
+                stale |= 1 << p;
+            }
+        }
+        let turn = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let s = KiothiState {
+            pits,
+            nki,
+            stale,
+            turn,
+            phase: Phase::Play,
+        };
+        let board: Vec<u32> = pits.iter().map(|&x| x as u32).collect();
+        for pit in k.row(turn) {
+            for lift in 1..=pits[pit] {
+                for bonus in [false, true] {
+                    let mv = KiothiMove::Sow {
+                        pit: pit as u8,
+                        k: lift,
+                        bonus,
+                    };
+                    let t = k.sow_trace(&s, mv).expect("a sowing has a trace");
+                    match k.play(&s, mv) {
+                        Ok(child) => {
+                            let (after, _) = t.replay(&board).expect("replays");
+                            let want: Vec<u32> =
+                                child.state.pits.iter().map(|&x| x as u32).collect();
+                            assert_eq!(after, want, "{mv} in {s:?}");
+                            assert_eq!(
+                                marks_after(&t, nki, stale),
+                                (child.state.nki, child.state.stale),
+                                "{mv} in {s:?}"
+                            );
+                            assert_eq!(t.captured, child.captured as u32, "{mv} in {s:?}");
+                            assert_eq!(t.laps.len() as u32, child.laps, "{mv} in {s:?}");
+                            let sown: u32 = t.laps.iter().map(|l| l.seeds).sum();
+                            assert_eq!(sown, child.sown, "{mv} in {s:?}");
+                            assert!(!t.truncated && t.turn_passes);
+                            assert_eq!(t.bonus_pits.is_empty(), !bonus, "{mv} in {s:?}");
+                            assert_eq!(
+                                t.finish == Finish::Capture,
+                                child.captured > 0,
+                                "{mv} in {s:?}"
+                            );
+                            moves += 1;
+                            relays += (t.laps.len() > 1) as u32;
+                            captures += (t.finish == Finish::Capture) as u32;
+                            protected += (t.finish == Finish::NoCapture) as u32;
+                            bonuses += bonus as u32;
+                            partial += (t.laps[0].kept > 0) as u32;
+                        }
+                        Err(_) => match k.sow(&s, pit, lift as u32) {
+                            Err(SowError::FirstLap { .. }) => {
+                                assert_eq!(t.finish, Finish::FirstLapOwnRow, "{mv} in {s:?}");
+                                k6 += 1;
+                            }
+                            Err(SowError::Endless { .. }) => {
+                                assert_eq!(t.finish, Finish::Endless, "{mv} in {s:?}");
+                                assert!(t.truncated);
+                                endless += 1;
+                            }
+                            // The bonus asked for where K9 does not offer it.
+                            Ok(sw) => assert!(bonus && sw.bonus.is_none(), "{mv} in {s:?}"),
+                        },
+                    }
+                }
+            }
+        }
+    }
+    // The sample must reach every kind of legal ending, or the test proves little.
+    // (Endless sowings are rare on such boards; k11_endless_sowing_traced_as_endless
+    // traces one.)
+    let counts = [moves, relays, captures, protected, bonuses, partial, k6];
+    assert!(
+        moves > 10_000 && counts.iter().all(|&c| c >= 10),
+        "moves, relays, captures, no-capture, bonuses, partial lifts, K6: {counts:?} \
+         (endless: {endless})"
+    );
+}
+
+/// K11: the endless sowing of RULES.md "Notes for implementers" (14x6 repeats after
+/// 12,337,701 laps) is traced as endless, its first laps only, and they replay; the
+/// engine refuses the move.
+#[test]
+fn k11_endless_sowing_traced_as_endless() {
+    let text = "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play";
+    let pos: giuthi::Position<Kiothi> = text.parse().unwrap();
+    let mv: KiothiMove = "14x6".parse().unwrap();
+    assert!(matches!(
+        pos.rules.play(&pos.state, mv),
+        Err(IllegalMove::Endless {
+            laps: 12_337_701,
+            ..
+        })
+    ));
+    let t = pos.rules.sow_trace(&pos.state, mv).unwrap();
+    assert_eq!(t.finish, Finish::Endless);
+    assert!(t.truncated);
+    assert_eq!(t.laps.len(), giuthi::rules::trace::ENDLESS_LAPS_SHOWN);
+    assert_eq!(
+        (t.laps[0].lift, t.laps[0].seeds, t.laps[0].kept),
+        (14, 6, 3)
+    );
+    // Every lap after the first lifts the pit the previous one ended in (K7).
+    for w in t.laps.windows(2) {
+        assert_eq!(w[1].lift, *w[0].sown.last().unwrap());
+    }
+    let board: Vec<u32> = pos.state.pits.iter().map(|&x| x as u32).collect();
+    assert!(t.replay(&board).is_ok());
+}
+
+/// K8, K9, K12: a capture in South's leftmost pit with the bonus, and the same sowing
+/// against an nki opposite pit, hand-checked.
+#[test]
+fn k8_k9_capture_bonus_and_nki_traced() {
+    // 19x11 drops into 0..9 (pit 7 loses its stale mark, K12) and the last into 10,
+    // South's empty leftmost pit: pit 9 (now 4) is taken with the capturing warrior (K8);
+    // 8, 7, 6 are occupied, not nki, not stale: the bonus takes them (K9).
+    let text = "kiothi 0,0,0,0,0,0,0,2s,0,3/0,0,0,0,0,0,0,0,0,11 S 0,0 play";
+    let pos: giuthi::Position<Kiothi> = text.parse().unwrap();
+    let t = pos
+        .rules
+        .sow_trace(&pos.state, "19x11b".parse().unwrap())
+        .unwrap();
+    assert_eq!(t.laps.len(), 1);
+    assert_eq!(t.laps[0].sown, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert_eq!(t.finish, Finish::Capture);
+    assert_eq!(t.captured_pits, [(9, 4)]);
+    assert_eq!(t.landing_taken, Some(10));
+    assert_eq!(t.bonus_pits, [(8, 1), (7, 3), (6, 1)]);
+    assert_eq!(t.captured, 10);
+    let child = pos
+        .rules
+        .play(&pos.state, "19x11b".parse().unwrap())
+        .unwrap();
+    assert_eq!(child.captured, 10);
+    // Declined: no bonus pits.
+    let t = pos
+        .rules
+        .sow_trace(&pos.state, "19x11".parse().unwrap())
+        .unwrap();
+    assert!(t.bonus_pits.is_empty());
+    assert_eq!(t.captured, 5);
+    // Pit 9 nki: nothing is captured (K8).
+    let pos: giuthi::Position<Kiothi> = text.replace(",3/", ",3n/").parse().unwrap();
+    let t = pos
+        .rules
+        .sow_trace(&pos.state, "19x11".parse().unwrap())
+        .unwrap();
+    assert_eq!(t.finish, Finish::NoCapture);
+    assert_eq!((t.captured, t.landing_taken), (0, None));
 }

@@ -94,12 +94,13 @@ export function draw(svg, model, deco = {}, on = {}) {
 export function events(trace, n) {
   const out = [];
   trace.laps.forEach((lap, i) => {
-    out.push({ kind: 'lift', pit: lap.lift, seeds: lap.seeds, lap: i + 1, dir: lap.dir });
+    out.push({ kind: 'lift', pit: lap.lift, seeds: lap.seeds, kept: lap.kept || 0, lap: i + 1, dir: lap.dir });
     lap.drops.forEach((d, j) => out.push({ kind: 'drop', to: d, left: lap.seeds - j - 1, lap: i + 1, dir: lap.dir }));
   });
   if (trace.finish !== 'endless') {
     for (const [p, s] of trace.captured_pits) out.push({ kind: 'capture', pit: p, seeds: s });
     if (trace.landing_taken !== null && trace.landing_taken !== undefined) out.push({ kind: 'landing', pit: trace.landing_taken });
+    for (const [p, s] of trace.bonus_pits || []) out.push({ kind: 'bonus', pit: p, seeds: s });
   }
   out.push({ kind: 'finish' });
   return out;
@@ -107,8 +108,9 @@ export function events(trace, n) {
 
 const DIR = { cw: 'clockwise', ccw: 'counter-clockwise' };
 
-export function finishText(trace, mover) {
+export function finishText(trace, mover, game) {
   const who = mover === 'S' ? 'South' : 'North';
+  if (game === 'kiothi') return kiothiFinish(trace, who);
   switch (trace.finish) {
     case 'opponent-row': return `The last seed fell into an empty pit of the opponent's row: the turn passes (G5a).`;
     case 'extra-move': return `The last seed fell into an empty pit of ${who}'s own row and no seed reached the other row: ${who} moves again (G5b).`;
@@ -118,6 +120,22 @@ export function finishText(trace, mover) {
     case 'endless': return `This sowing never ends (G7): a relay state repeats, so the move is not allowed. Only its first laps are shown.`;
     case 'store': return `The last seed fell into ${who}'s store: ${who} moves again (R2).`;
     default: return trace.captured_pits.length ? `Capture: the landing seed and the opposite pit go to ${who}'s store (R3).` : `The turn passes.`;
+  }
+}
+
+function kiothiFinish(trace, who) {
+  switch (trace.finish) {
+    case 'opponent-row': return `The last warrior fell into an empty pit of the opponent's row: nothing is captured, the turn passes (K8).`;
+    case 'capture': {
+      const [[p, s]] = trace.captured_pits;
+      const bonus = (trace.bonus_pits || []).length
+        ? ` With the leftmost bonus (K9), pits ${trace.bonus_pits.map((x) => x[0]).join(', ')} go too.` : '';
+      return `The last warrior fell into an empty pit of ${who}'s row opposite an occupied, unprotected pit: ${who} takes its ${s} warrior(s) from pit ${p} and the capturing warrior into the prison (K8).${bonus} ${trace.captured} in all.`;
+    }
+    case 'no-capture': return `The last warrior fell into an empty pit of ${who}'s row, but the opposite pit is empty or nki: nothing is captured (K8), the turn passes.`;
+    case 'first-lap-own-row': return `The first lap ends in an occupied pit of ${who}'s own row: not allowed (K6).`;
+    case 'endless': return `This sowing never ends (K11, as G7): not allowed. Only its first laps are shown.`;
+    default: return '';
   }
 }
 
@@ -133,31 +151,43 @@ export class Animator {
   }
   delay() { return Math.round(900 / this.speed()); }
   render(deco) { draw(this.svg, this.model, deco); }
+  // Kiothi's marks (K12): a lift clears the pit's nki mark, a drop its stale mark.
+  unmark(p, c) { const mk = this.model.marks; if (mk && mk[p]) mk[p] = mk[p].replace(c, ''); }
   apply(e) {
     const m = this.model;
     const mover = this.trace.mover === 'S' ? 'south' : 'north';
+    const kio = m.game === 'kiothi';
+    const unit = kio ? 'warrior' : 'seed';
     switch (e.kind) {
       case 'lift':
-        m.pits[e.pit] = 0; this.hand = e.seeds; this.at = e.pit;
+        m.pits[e.pit] = e.kept; this.hand = e.seeds; this.at = e.pit;
+        if (kio) this.unmark(e.pit, 'n');
         this.caption.textContent = e.lap === 1
-          ? `Lap 1: lift ${e.seeds} seeds from pit ${e.pit} and sow ${DIR[e.dir]}.`
-          : `Lap ${e.lap}: the last seed landed in an occupied pit, so the relay lifts its ${e.seeds} seeds from pit ${e.pit} and sows on, reversing to ${DIR[e.dir]} (G4).`;
+          ? `Lap 1: lift ${e.seeds} ${unit}s from pit ${e.pit}${e.kept ? ` (${e.kept} stay, K5)` : ''} and sow ${DIR[e.dir]}.`
+          : kio
+            ? `Lap ${e.lap}: the last warrior landed in an occupied pit, so the relay lifts its ${e.seeds} warriors from pit ${e.pit} and sows on, still ${DIR[e.dir]} (K7).`
+            : `Lap ${e.lap}: the last seed landed in an occupied pit, so the relay lifts its ${e.seeds} seeds from pit ${e.pit} and sows on, reversing to ${DIR[e.dir]} (G4).`;
         return { lift: e.pit, hand: this.xy(e.pit), handText: `in hand: ${this.hand}` };
       case 'drop':
         this.hand = e.left;
         if (e.to === 'store') { m.captured[mover] += 1; return { store: this.trace.mover, handText: `in hand: ${this.hand}` }; }
         m.pits[e.to] += 1; this.at = e.to;
+        if (kio) this.unmark(e.to, 's');
         return { drop: e.to, hand: this.xy(e.to), handText: this.hand ? `in hand: ${this.hand}` : '' };
+      case 'bonus':
+        m.pits[e.pit] = 0; m.captured[mover] += e.seeds;
+        this.caption.textContent = `Leftmost bonus (K9): ${e.seeds} warrior(s) taken from pit ${e.pit}.`;
+        return { cap: new Set([e.pit]) };
       case 'capture':
         m.pits[e.pit] = 0; m.captured[mover] += e.seeds;
-        this.caption.textContent = `Capture: ${e.seeds} seed(s) taken from pit ${e.pit}.`;
+        this.caption.textContent = `Capture: ${e.seeds} ${m.game === 'kiothi' ? 'warrior' : 'seed'}(s) taken from pit ${e.pit}.`;
         return { cap: new Set([e.pit]) };
       case 'landing':
         m.pits[e.pit] = 0; m.captured[mover] += 1;
-        this.caption.textContent += ` The landing seed in pit ${e.pit} is taken too.`;
+        this.caption.textContent += ` The landing ${m.game === 'kiothi' ? 'warrior' : 'seed'} in pit ${e.pit} is taken too.`;
         return { cap: new Set([e.pit]) };
       default:
-        this.caption.textContent = finishText(this.trace, this.trace.mover);
+        this.caption.textContent = finishText(this.trace, this.trace.mover, m.game);
         return {};
     }
   }
@@ -180,7 +210,7 @@ export class Animator {
     clearTimeout(this.timer);
     if (this.finished) return;
     this.finished = true;
-    this.caption.textContent = finishText(this.trace, this.trace.mover);
+    this.caption.textContent = finishText(this.trace, this.trace.mover, this.model.game);
     this.onDone();
   }
 }
