@@ -552,6 +552,13 @@ fn check_heuristic(h: &Value, exact: &[(String, i32)]) -> (usize, usize) {
     (proven, not)
 }
 
+/// Every move's exact margin (V4) by the alpha-beta solver.
+fn alpha_beta_values<R: giuthi::Rules>(p: &Position<R>) -> Vec<(String, i32)> {
+    let s = giuthi::solve::alphabeta::Solver::new(p.rules.clone(), Default::default());
+    let values = s.analyze(p).unwrap();
+    values.iter().map(|(m, v)| (m.to_string(), *v)).collect()
+}
+
 /// Anytime values (docs/serve.md): a job forced through the anytime driver (no retrograde
 /// pass, no first look) shows the heuristic values of every move while the solver works,
 /// and labels a value exact only when it is proven: every move ever marked exact, in a
@@ -574,10 +581,7 @@ fn v4_anytime_job_labels_exact_only_what_is_proven() {
         "kiothi 0,0,0,0,0,0,0,2s,1,3/0,0,0,0,0,1,0,0,2,11 S 0,0 play",
     ] {
         let any: AnyPosition = text.parse().unwrap();
-        let exact: Vec<(String, i32)> = giuthi::with_position!(&any, p => {
-            let s = giuthi::solve::alphabeta::Solver::new(p.rules.clone(), Default::default());
-            s.analyze(p).unwrap().iter().map(|(m, v)| (m.to_string(), *v)).collect()
-        });
+        let exact = giuthi::with_position!(&any, p => alpha_beta_values(p));
         if let Ok(n) = giuthi::with_position!(&any, p => naive_solve(p, 200_000)
             .map(|n| n.moves.iter().map(|(m, v)| (m.to_string(), *v)).collect::<Vec<_>>()))
         {
