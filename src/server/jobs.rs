@@ -1,13 +1,23 @@
 //! Background solves: one job per request, run on its own thread, polled by the page for
 //! its progress (the proven ranges of `lo` and `hi`), stopped on request, and bounded.
 //!
+//! A small endgame is solved at once by the retrograde pass. Any other position goes
+//! through the anytime driver ([`crate::anytime::think::think`], as `giuthi analyze`): a
+//! short exact try, then the heuristic search for [`JobLimits::first_look`], whose values
+//! of every move the job publishes as they deepen, marked `"exact": false` (not proven),
+//! then the exact solver until it finishes or is stopped; exact values replace the
+//! heuristic ones as they are proven.
+//!
 //! Bounds: a time limit per solve, the transposition table size of `--hash`, one running
 //! solve per client (a new one stops the old), at most [`JobLimits::max_running`] running
 //! at once, and a reaper that stops a solve whose client has not polled it for
 //! [`JobLimits::idle`] (the page closed or went away) and forgets finished jobs.
 
 use super::game::ServedGame;
+use crate::anytime::search::{HeuristicSearch, Iteration};
+use crate::anytime::think::{think, Info, ThinkOptions};
 use crate::position::Position;
+use crate::rules::Rules;
 use crate::solve::alphabeta::{Interrupted, Solver, SolverOptions};
 use crate::value::{fmt_score, Bounds, GameResult, Score};
 use serde_json::{json, Value};
@@ -34,6 +44,12 @@ pub struct JobLimits {
     pub keep: Duration,
     /// The tablebase folder of `--tb` (the only path the server reads tables from).
     pub tb: Option<PathBuf>,
+    /// How long the heuristic search looks at a position that the exact solver did not
+    /// settle in half that time (the anytime driver's first look).
+    pub first_look: Duration,
+    /// The largest reachable graph solved by the retrograde pass before any search (0:
+    /// never).
+    pub retro_states: usize,
 }
 
 impl Default for JobLimits {
@@ -46,6 +62,8 @@ impl Default for JobLimits {
             idle: Duration::from_secs(15),
             keep: Duration::from_secs(300),
             tb: None,
+            first_look: Duration::from_secs(1),
+            retro_states: RETRO_STATES,
         }
     }
 }
@@ -317,7 +335,18 @@ impl Jobs {
             return Err(StartError::Busy(others));
         }
         let oracle = self.tables_for(&pos.rules).map_err(StartError::Resources)?;
+        // The client's stop (Stop, a newer solve, the time limit, the reaper); the solver
+        // has its own flag, raised by the anytime driver or by `watch` when this one is.
         let stop = Arc::new(AtomicBool::new(false));
+        let mut heuristic = HeuristicSearch::new(
+            pos.rules.clone(),
+            pos.rules.default_weights(),
+            HEURISTIC_HASH_MB,
+        )
+        .with_stop(stop.clone());
+        if let Some(o) = &oracle {
+            heuristic = heuristic.with_oracle(o.clone());
+        }
         let mut solver = Solver::try_new(
             pos.rules.clone(),
             SolverOptions {
@@ -327,7 +356,7 @@ impl Jobs {
             },
         )
         .map_err(|e| StartError::Resources(format!("--hash {}: {e}", self.limits.hash_mb)))?
-        .with_stop(stop.clone());
+        .with_stop(Arc::new(AtomicBool::new(false)));
         let with_tables = oracle.is_some();
         if let Some(o) = oracle {
             solver = solver.with_oracle(o);
@@ -368,9 +397,10 @@ impl Jobs {
         self.jobs.lock().expect("jobs lock").insert(id, job.clone());
         let j = job.clone();
         let pos = pos.clone();
+        let limits = self.limits.clone();
         std::thread::Builder::new()
             .name(format!("solve-{id}"))
-            .spawn(move || run(&j, &solver, &pos))
+            .spawn(move || run(&j, &solver, &mut heuristic, &pos, &limits))
             .map_err(|e| StartError::Resources(format!("cannot start a thread: {e}")))?;
         Ok(job)
     }
@@ -399,41 +429,102 @@ fn stopped(e: &Interrupted, a: &mut Value) {
 
 /// The largest reachable graph a job solves by the retrograde pass before it searches
 /// (as `giuthi solve --retro-states`' default: about 70 MB and a second or two of CPU).
-const RETRO_STATES: usize = 1 << 20;
+pub const RETRO_STATES: usize = 1 << 20;
 
-/// The job's thread: the solution (bounds, margin, best moves, PV), then every move's
-/// exact margin (V4).
-fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
-    let game = pos.rules.name();
-    // The page shows lo and hi exactly (and the sentence on repetitions needs them), so
-    // the job asks for them, not only for the result (docs/solver.md, The result first).
-    // A small endgame is solved through its whole reachable graph first, as `giuthi solve`
-    // does (docs/solver.md, Retrograde solve of small graphs): exact lo, hi and every
-    // move's margin at once.
-    let retro = if pos.rules.can_enumerate(&pos.state) {
-        crate::solve::retro::solve_position(pos, RETRO_STATES).ok()
-    } else {
-        None
-    };
-    let (solved, retro_moves) = match retro {
-        Some((s, moves)) => (Ok(s), Some(moves)),
-        None => (solver.solve_with_bounds(pos), None),
-    };
-    let solved = solved.map(|s| (s.bounds().expect("exact bounds"), s));
-    let (bounds, sol) = match solved {
-        Ok(s) => s,
-        Err(e) => {
-            let state = if e.too_deep {
-                JobState::Failed
-            } else {
-                JobState::Stopped
-            };
-            return finish(job, state, |a| stopped(&e, a));
+/// The heuristic search's table, MB (as `giuthi analyze`).
+const HEURISTIC_HASH_MB: usize = 16;
+
+/// The label of every value that is not proven.
+pub const NOT_PROVEN: &str = "heuristic, not proven";
+
+/// Runs `f` while a watcher raises the solver's stop flag as soon as the job's is raised.
+fn watch<T>(user: &AtomicBool, solver_flag: &AtomicBool, f: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if user.load(Ordering::Relaxed) {
+                    solver_flag.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The JSON of one heuristic iteration: `{"label", "depth", "nodes", "seconds", "best",
+/// "eval", "pv", "moves": [{"move", "exact", "eval"} or {"move", "exact": true,
+/// "margin"}]}`, in final margins for the side to move (captured seeds included, `d`),
+/// evals in seeds; a move is exact only where the search proved it (as the anytime
+/// driver labels it).
+fn heuristic_json<R: Rules>(it: &Iteration<R>, d: i32) -> Value {
+    let value = |score: i32, proven: bool| {
+        if proven {
+            json!({"exact": true, "margin": d + score / 100})
+        } else {
+            json!({"exact": false, "eval": d as f64 + score as f64 / 100.0})
         }
     };
+    let moves: Vec<Value> = it
+        .moves
+        .iter()
+        .map(|&(mv, score, proven)| {
+            let mut v = value(score, proven);
+            v["move"] = json!(mv.to_string());
+            v
+        })
+        .collect();
+    let mut best = value(it.score, it.proven);
+    best["label"] = json!(NOT_PROVEN);
+    best["depth"] = json!(it.depth);
+    best["nodes"] = json!(it.nodes);
+    best["seconds"] = json!(it.seconds);
+    best["best"] = json!(it.best.to_string());
+    best["pv"] = json!(it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+    best["moves"] = json!(moves);
+    best
+}
+
+fn failed_or_stopped(e: &Interrupted) -> JobState {
+    if e.too_deep {
+        JobState::Failed
+    } else {
+        JobState::Stopped
+    }
+}
+
+/// The job's thread: a small graph by the retrograde pass (exact lo, hi and every move's
+/// margin at once); anything else through the anytime driver (heuristic values of every
+/// move first, marked not proven, then every move's exact margin, V4), then the solution
+/// (bounds, margin, best moves, PV) with the table the analysis filled.
+fn run<R: ServedGame>(
+    job: &Job,
+    solver: &Solver<R>,
+    heuristic: &mut HeuristicSearch<R>,
+    pos: &Position<R>,
+    limits: &JobLimits,
+) {
+    let game = pos.rules.name();
     let d = pos.captured_difference();
     let strs = |ms: &[R::Move]| ms.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    finish(job, JobState::Running, |a| {
+    let move_values = |values: &[(R::Move, i32)], margin: i32| -> Value {
+        let moves: Vec<Value> = values
+            .iter()
+            .map(|(m, v)| {
+                json!({
+                    "move": m.to_string(),
+                    "margin": v,
+                    "result": GameResult::from_margin(*v).as_str(),
+                    "best": *v == margin,
+                })
+            })
+            .collect();
+        json!(moves)
+    };
+    let solution = |a: &mut Value, bounds: Bounds, sol: &crate::solve::alphabeta::Solution<R>| {
         a["lo"] = json!(fmt_score(bounds.lo));
         a["hi"] = json!(fmt_score(bounds.hi));
         a["margin"] = json!(sol.margin);
@@ -441,37 +532,63 @@ fn run<R: ServedGame>(job: &Job, solver: &Solver<R>, pos: &Position<R>) {
         a["best"] = json!(strs(&sol.best_moves));
         a["pv"] = json!(strs(&sol.pv));
         a["repetition"] = json!(repetition_note(game, bounds, d));
-    });
-    let analyzed = match retro_moves {
-        Some(values) => Ok(values),
-        None => solver.analyze(pos),
     };
-    match analyzed {
-        Ok(values) => finish(job, JobState::Done, |a| {
-            let moves: Vec<Value> = values
-                .iter()
-                .map(|(m, v)| {
-                    json!({
-                        "move": m.to_string(),
-                        "margin": v,
-                        "result": GameResult::from_margin(*v).as_str(),
-                        "best": *v == sol.margin,
-                    })
-                })
-                .collect();
-            a["moves"] = json!(moves);
-        }),
-        Err(e) => {
-            let state = if e.too_deep {
-                JobState::Failed
-            } else {
-                JobState::Stopped
-            };
-            finish(job, state, |a| {
-                if e.too_deep {
-                    a["error"] = json!("stopped: a path deeper than the search allows was needed");
-                }
-            })
+    // A small endgame is solved through its whole reachable graph first, as `giuthi
+    // solve` does (docs/solver.md, Retrograde solve of small graphs).
+    if limits.retro_states > 0 {
+        if let Ok((sol, values)) = crate::solve::retro::solve_position(pos, limits.retro_states) {
+            let bounds = sol.bounds().expect("exact bounds");
+            return finish(job, JobState::Done, |a| {
+                solution(a, bounds, &sol);
+                a["moves"] = move_values(&values, sol.margin);
+            });
         }
+    }
+    let opts = ThinkOptions {
+        movetime: None,
+        all_moves: true,
+        first_look: limits.first_look,
+        ..ThinkOptions::default()
+    };
+    let info = |i: Info<'_, R>| {
+        if let Info::Iteration(it) = i {
+            let h = heuristic_json(it, d);
+            finish(job, JobState::Running, |a| a["heuristic"] = h);
+        }
+    };
+    let answer = think(pos, &[], Some(solver), heuristic, &job.stop, &opts, &info);
+    let exact_moves: Option<Vec<(R::Move, i32)>> = (answer.exact
+        && !answer.moves.is_empty()
+        && answer.moves.iter().all(|m| m.exact && m.margin.is_some()))
+    .then(|| {
+        answer
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.margin.expect("exact margin")))
+            .collect()
+    });
+    let Some(values) = exact_moves else {
+        // Stopped before the values were proven: the heuristic ones stay, marked.
+        let e = answer.interrupted.unwrap_or(Interrupted {
+            lo: (crate::value::NEG_INF, crate::value::POS_INF),
+            hi: (crate::value::NEG_INF, crate::value::POS_INF),
+            too_deep: false,
+        });
+        return finish(job, failed_or_stopped(&e), |a| stopped(&e, a));
+    };
+    let margin = values.iter().map(|v| v.1).max().expect("a move");
+    finish(job, JobState::Running, |a| {
+        a["moves"] = move_values(&values, margin);
+    });
+    // The page shows lo and hi exactly (and the sentence on repetitions needs them), so
+    // the job asks for them, not only for the result (docs/solver.md, The result first).
+    match watch(&job.stop, &solver.stop_flag(), || {
+        solver.solve_with_bounds(pos)
+    }) {
+        Ok(sol) => {
+            let bounds = sol.bounds().expect("exact bounds");
+            finish(job, JobState::Done, |a| solution(a, bounds, &sol))
+        }
+        Err(e) => finish(job, failed_or_stopped(&e), |a| stopped(&e, a)),
     }
 }

@@ -505,3 +505,175 @@ fn serve_command_options_and_address() {
     );
     assert!(resp.contains("analysis board"));
 }
+
+/// Every snapshot of a job, polled until it ends.
+fn snapshots(app: &axum::Router, job: &str) -> Vec<Value> {
+    let start = Instant::now();
+    let mut out = Vec::new();
+    loop {
+        let (st, v) = get(app, &format!("/api/solve/{job}"));
+        assert_eq!(st, StatusCode::OK);
+        let running = v["state"] == "running";
+        out.push(v);
+        if !running {
+            return out;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "job {job} ran on"
+        );
+        std::thread::sleep(Duration::from_millis(3));
+    }
+}
+
+/// Checks the marks of a heuristic snapshot: a move marked exact has a margin and no eval
+/// (and must equal `exact`'s value for it), one not marked has an eval and no margin.
+fn check_heuristic(h: &Value, exact: &[(String, i32)]) -> (usize, usize) {
+    assert_eq!(h["label"], "heuristic, not proven", "{h}");
+    assert!(h["depth"].as_u64().unwrap() >= 1, "{h}");
+    let (mut proven, mut not) = (0, 0);
+    for m in h["moves"].as_array().unwrap() {
+        let name = m["move"].as_str().unwrap();
+        if m["exact"] == true {
+            let want = exact.iter().find(|e| e.0 == name).unwrap().1;
+            assert_eq!(m["margin"], want, "{name} labelled exact in {h}");
+            assert!(m.get("eval").is_none());
+            proven += 1;
+        } else {
+            assert_eq!(m["exact"], false, "{h}");
+            assert!(m["eval"].is_f64() || m["eval"].is_i64(), "{h}");
+            assert!(
+                m.get("margin").is_none(),
+                "{name} has a margin but is not exact: {h}"
+            );
+            not += 1;
+        }
+    }
+    (proven, not)
+}
+
+/// Every move's exact margin (V4) by the alpha-beta solver.
+fn alpha_beta_values<R: giuthi::Rules>(p: &Position<R>) -> Vec<(String, i32)> {
+    let s = giuthi::solve::alphabeta::Solver::new(p.rules.clone(), Default::default());
+    let values = s.analyze(p).unwrap();
+    values.iter().map(|(m, v)| (m.to_string(), *v)).collect()
+}
+
+/// Anytime values (docs/serve.md): a job forced through the anytime driver (no retrograde
+/// pass, no first look) shows the heuristic values of every move while the solver works,
+/// and labels a value exact only when it is proven: every move ever marked exact, in a
+/// snapshot or at the end, has the margin of the alpha-beta solver (V4), which the naive
+/// solver confirms where it can.
+#[test]
+fn v4_anytime_job_labels_exact_only_what_is_proven() {
+    let app = router(JobLimits {
+        retro_states: 0,
+        first_look: Duration::ZERO,
+        ..JobLimits::default()
+    });
+    let (mut snaps_with_values, mut proven_seen, mut heuristic_seen) = (0, 0, 0);
+    for text in [
+        "giuthi 1,0,0,0/1,3,0,0 S 0,2",
+        "giuthi 2,2,2,2/2,2,2,2 S 0,0",
+        "giuthi 3,3,3,3/3,3,3,3 S 0,0",
+        "kalah 3,3,3/3,3,3 S 0,0",
+        "kalah 4,4,4/4,4,4 S 0,0",
+        "kiothi 0,0,0,0,0,0,0,2s,1,3/0,0,0,0,0,1,0,0,2,11 S 0,0 play",
+    ] {
+        let any: AnyPosition = text.parse().unwrap();
+        let exact = giuthi::with_position!(&any, p => alpha_beta_values(p));
+        if let Ok(n) = giuthi::with_position!(&any, p => naive_solve(p, 200_000)
+            .map(|n| n.moves.iter().map(|(m, v)| (m.to_string(), *v)).collect::<Vec<_>>()))
+        {
+            assert_eq!(n, exact, "{text}: naive and alpha-beta disagree");
+        }
+        let (st, v) = post(
+            &app,
+            "/api/solve",
+            json!({ "position": text, "client": "h" }),
+        );
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let snaps = snapshots(&app, v["job"].as_str().unwrap());
+        for s in &snaps {
+            let a = &s["answer"];
+            if !a["heuristic"].is_null() {
+                snaps_with_values += 1;
+                let (p, h) = check_heuristic(&a["heuristic"], &exact);
+                proven_seen += p;
+                heuristic_seen += h;
+            }
+            if !a["moves"].is_null() {
+                let got: Vec<(String, i32)> = a["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        (
+                            m["move"].as_str().unwrap().to_string(),
+                            m["margin"].as_i64().unwrap() as i32,
+                        )
+                    })
+                    .collect();
+                assert_eq!(got, exact, "{text}");
+            }
+        }
+        let last = snaps.last().unwrap();
+        assert_eq!(last["state"], "done", "{last}");
+        let best = exact.iter().map(|e| e.1).max().unwrap();
+        assert_eq!(last["answer"]["margin"], best, "{text}");
+    }
+    // The sample must show heuristic values, or the test proves little.
+    eprintln!(
+        "{snaps_with_values} snapshots with values: {proven_seen} proven, {heuristic_seen} heuristic"
+    );
+    assert!(
+        snaps_with_values > 0 && heuristic_seen > 0,
+        "{snaps_with_values} snapshots, {proven_seen} proven and {heuristic_seen} heuristic values"
+    );
+}
+
+/// On a board too big to solve within the page's bounds (the 2x8x8 start), the job
+/// publishes the anytime engine's values of every legal move, marked not proven (an
+/// eval in seeds, the depth, no margin); stopped, it keeps them so marked and claims no
+/// exact value.
+#[test]
+fn big_board_job_shows_heuristic_values_marked_not_proven() {
+    let app = router(JobLimits::default());
+    let big = "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0";
+    let (_, view) = post(&app, "/api/position", json!({ "position": big }));
+    let legal = view["moves"].as_array().unwrap().len();
+    let (st, v) = post(
+        &app,
+        "/api/solve",
+        json!({ "position": big, "client": "big" }),
+    );
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let job = v["job"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    let h = loop {
+        let (_, v) = get(&app, &format!("/api/solve/{job}"));
+        assert_eq!(v["state"], "running", "{v}");
+        if !v["answer"]["heuristic"].is_null() {
+            break v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no heuristic values: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let a = &h["answer"];
+    assert!(a["margin"].is_null() && a["moves"].is_null(), "{h}");
+    assert_eq!(a["heuristic"]["moves"].as_array().unwrap().len(), legal);
+    let (proven, not) = check_heuristic(&a["heuristic"], &[]);
+    assert_eq!((proven, not), (0, legal));
+    let (st, _) = post(&app, &format!("/api/solve/{job}/stop"), json!({}));
+    assert_eq!(st, StatusCode::OK);
+    let v = wait_done(&app, &job);
+    assert_eq!(v["state"], "stopped", "{v}");
+    assert!(
+        v["answer"]["margin"].is_null() && v["answer"]["moves"].is_null(),
+        "{v}"
+    );
+    check_heuristic(&v["answer"]["heuristic"], &[]);
+}

@@ -1,8 +1,10 @@
 //! The analysis board in a real browser: headless Chromium driven through WebDriver
 //! (chromedriver, the `fantoccini` crate) against `giuthi serve` on a free loopback port.
 //! Opens a position by its address, checks the move values against the solver, clicks a
-//! move and checks the new board and address, types a bad position and checks the
-//! parser's message.
+//! move and checks the new board and address, makes a branch in the move list and walks
+//! it, flags a repetition (G10), animates a Kiothi sowing (partial lift, relay, capture)
+//! to the engine's board, shows a big board's values marked not proven, types a bad
+//! position and a bad editor field and checks the parser's message and the highlight.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Under `CI=true` their absence fails
 //! the test; elsewhere it says it was skipped and why. Screenshots go to
@@ -104,6 +106,69 @@ fn percent_decode(s: &str) -> String {
         }
     }
     out
+}
+
+/// Clicks pit `pit`, then the choice button of `mv` (a Kiothi pit lists its sowings).
+async fn play_click(c: &fantoccini::Client, pit: usize, mv: &str) {
+    // The board is redrawn as the page updates: the pit is clicked from the page's script.
+    js(
+        c,
+        &format!("document.querySelector('g.pit[data-pit=\"{pit}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true}}));"),
+    )
+    .await;
+    let sel = format!("#choices button[data-move=\"{mv}\"]");
+    until(10, &sel, || {
+        let c = c.clone();
+        let sel = sel.clone();
+        async move { c.find(Locator::Css(&sel)).await.ok() }
+    })
+    .await;
+    js(
+        c,
+        &format!(
+            "document.querySelector('{}').click();",
+            sel.replace('\'', "\\'")
+        ),
+    )
+    .await;
+}
+
+/// The shortest line of moves from `pos` back to it, starting with 5ccw
+/// (found by breadth-first search over the engine's moves).
+fn line_back_to_start(pos: &Position<Giuthi>) -> Vec<String> {
+    use std::collections::{HashMap, VecDeque};
+    let first = pos.play_str("5ccw").unwrap();
+    let mut prev: HashMap<String, (String, String)> = HashMap::new();
+    let mut queue = VecDeque::from([first.clone()]);
+    let key = |p: &Position<Giuthi>| {
+        Position::new(p.rules.clone(), p.state, Default::default()).to_string()
+    };
+    let target = key(pos);
+    let start = key(&first);
+    while let Some(p) = queue.pop_front() {
+        for c in p.children() {
+            let next = p.after(&c);
+            let k = key(&next);
+            if prev.contains_key(&k) || k == start {
+                continue;
+            }
+            prev.insert(k.clone(), (key(&p), c.mv.to_string()));
+            if k == target {
+                let mut line = vec![];
+                let mut at = k;
+                while at != start {
+                    let (from, mv) = prev[&at].clone();
+                    line.push(mv);
+                    at = from;
+                }
+                line.push("5ccw".to_string());
+                line.reverse();
+                return line;
+            }
+            queue.push_back(next);
+        }
+    }
+    panic!("no line back to the start");
 }
 
 /// The whole walk through the page (one browser session: starting Chromium is the slow
@@ -281,8 +346,97 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
             format!("{text} | lo=+3 hi=+inf margin=+1 result=win best=5cw")
         );
 
-        // 4. A Kiothi position by address (K5): 20 pits shown, a sowing played by a click.
-        let k = "kiothi 0,0,0,0,0,4,0,0,0,0/0,0,0,0,0,0,0,0,0,6 S 0,0 play";
+        // 4. A branch: back to the start, play 5cw instead of 5ccw. The move list keeps
+        //    5ccw as the main line and shows 5cw as a variation; a click on 5ccw goes
+        //    there, and Back/Forward follow that branch.
+        c.find(Locator::Css("#back")).await.unwrap().click().await.unwrap();
+        until(20, "the start again", || {
+            let c = c.clone();
+            async move { (board_counts(&c).await == [1, 0, 0, 0, 1, 3, 0, 0]).then_some(()) }
+        })
+        .await;
+        play_click(&c, 5, "5cw").await;
+        c.find(Locator::Css("#skip")).await.unwrap().click().await.unwrap();
+        let after_cw = pos.play_str("5cw").unwrap();
+        let want: Vec<u32> = after_cw.state.pits[..8].iter().map(|&x| x as u32).collect();
+        until(20, "the board after 5cw", || {
+            let c = c.clone();
+            let want = want.clone();
+            async move { (board_counts(&c).await == want).then_some(()) }
+        })
+        .await;
+        let main = js(&c, "return [...document.querySelectorAll('#movelist > .mvl')].map(e => e.dataset.move);").await;
+        assert_eq!(main, json!(["5ccw"]), "the main line");
+        let var = js(&c, "return [...document.querySelectorAll('#movelist > .variation > .mvl')].map(e => e.dataset.move);").await;
+        assert_eq!(var, json!(["5cw"]), "the variation");
+        let cur = js(&c, "return document.querySelector('#movelist .mvl.cur').dataset.move;").await;
+        assert_eq!(cur, json!("5cw"));
+        std::fs::write(shots.join("branch.png"), c.screenshot().await.unwrap()).unwrap();
+        // (The list is rebuilt as the page updates: clicked from the page's own script.)
+        js(&c, "document.querySelector('#movelist > .mvl[data-move=\"5ccw\"]').click();").await;
+        let want_ccw: Vec<u32> = after.state.pits[..8].iter().map(|&x| x as u32).collect();
+        until(20, "the main line's board", || {
+            let c = c.clone();
+            let want = want_ccw.clone();
+            async move { (board_counts(&c).await == want).then_some(()) }
+        })
+        .await;
+        c.find(Locator::Css("#back")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("#forward")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css("#skip")).await.unwrap().click().await.unwrap();
+        until(20, "Forward along the branch last visited", || {
+            let c = c.clone();
+            let want = want_ccw.clone();
+            async move { (board_counts(&c).await == want).then_some(()) }
+        })
+        .await;
+
+        // 5. A repetition (G10) flagged in the line where it happens: a line back to the
+        //    start found by the engine, played by clicks.
+        let back_line = line_back_to_start(&pos);
+        c.find(Locator::Css("#back")).await.unwrap().click().await.unwrap();
+        for (i, mv) in back_line.iter().enumerate() {
+            if mv == "pass" {
+                // G8: the page offers Pass without a pit.
+                let sel = "#choices button[data-move=\"pass\"]";
+                until(10, sel, || {
+                    let c = c.clone();
+                    async move { c.find(Locator::Css(sel)).await.ok() }
+                })
+                .await;
+                js(&c, &format!("document.querySelector('{sel}').click();")).await;
+            } else {
+                let pit: usize = mv.trim_end_matches(|ch: char| ch.is_ascii_alphabetic()).parse().unwrap();
+                play_click(&c, pit, mv).await;
+            }
+            let ply = json!((i + 1).to_string());
+            until(10, "the move played", || {
+                let c = c.clone();
+                let ply = ply.clone();
+                async move {
+                    let v = js(&c, "return document.querySelector('#movelist .mvl.cur')?.dataset.ply ?? null;").await;
+                    (v == ply).then_some(())
+                }
+            })
+            .await;
+            c.find(Locator::Css("#skip")).await.unwrap().click().await.unwrap();
+        }
+        let rep = until(20, "the repetition flag", || {
+            let c = c.clone();
+            async move {
+                let t = c.find(Locator::Css("#movelist .mvl.repeated .rep")).await.ok()?.text().await.ok()?;
+                Some(t)
+            }
+        })
+        .await;
+        assert!(rep.contains("repeats the start") && rep.contains("G10"), "{rep}");
+        let status = c.find(Locator::Css("#status")).await.unwrap().text().await.unwrap();
+        assert!(status.contains("G10"), "{status}");
+        std::fs::write(shots.join("repetition.png"), c.screenshot().await.unwrap()).unwrap();
+
+        // 6. A Kiothi sowing animated (K5 partial lift, K7 relay, K8 capture, K12 stale
+        //    mark cleared): the animation, not a skip, ends on the engine's board.
+        let k = "kiothi 0,0,0,0,0,0,0,2s,1,3/0,0,0,0,0,0,0,0,0,11 S 0,0 play";
         let kpos: Position<giuthi::rules::kiothi::Kiothi> = k.parse().unwrap();
         c.goto(&format!("http://{addr}/#pos={}", k.replace(' ', "%20")))
             .await
@@ -294,29 +448,77 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
             async move { (board_counts(&c).await == want).then_some(()) }
         })
         .await;
-        c.find(Locator::Css("g.pit[data-pit=\"19\"]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        c.find(Locator::Css("#choices button[data-move=\"19x1\"]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        let kafter = kpos.play_str("19x1").unwrap();
-        let want: Vec<u32> = kafter.state.pits.iter().map(|&x| x as u32).collect();
-        until(20, "the Kiothi board after 19x1", || {
+        play_click(&c, 19, "19x9").await;
+        let lap1 = until(10, "the first lap's caption", || {
             let c = c.clone();
-            let want = want.clone();
-            async move { (board_counts(&c).await == want).then_some(()) }
+            async move {
+                let t = c.find(Locator::Css("#caption")).await.ok()?.text().await.ok()?;
+                t.contains("Lap 1").then_some(t)
+            }
         })
         .await;
+        assert!(lap1.contains("lift 9 warriors from pit 19 (2 stay, K5)"), "{lap1}");
+        let relay = until(20, "the relay's caption", || {
+            let c = c.clone();
+            async move {
+                let t = c.find(Locator::Css("#caption")).await.ok()?.text().await.ok()?;
+                t.contains("Lap 2").then_some(t)
+            }
+        })
+        .await;
+        assert!(relay.contains("pit 8") && relay.contains("K7"), "{relay}");
+        std::fs::write(shots.join("kiothi-sowing.png"), c.screenshot().await.unwrap()).unwrap();
+        let kafter = kpos.play_str("19x9").unwrap();
+        let want: Vec<u32> = kafter.state.pits.iter().map(|&x| x as u32).collect();
+        until(30, "the Kiothi board after 19x9", || {
+            let c = c.clone();
+            let want = want.clone();
+            async move {
+                let done = js(&c, "return document.getElementById('caption').textContent.includes('(K8)');").await;
+                (done == json!(true) && board_counts(&c).await == want).then_some(())
+            }
+        })
+        .await;
+        let caption = c.find(Locator::Css("#caption")).await.unwrap().text().await.unwrap();
+        assert!(caption.contains("5 in all"), "{caption}");
+        let marks = js(&c, "return [...document.querySelectorAll('#board g.pit')].map(g => g.querySelector('text.mark')?.textContent || '');").await;
+        let want_marks: Vec<String> = (0..20)
+            .map(|p| {
+                giuthi::Rules::pit_label(&kafter.rules, &kafter.state, p)
+                    .trim_start_matches(|ch: char| ch.is_ascii_digit())
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(marks, json!(want_marks));
+        let prison = js(&c, "return document.querySelectorAll('#board .side-label')[1].textContent;").await;
+        assert!(prison.as_str().unwrap().contains("prison: 5"), "{prison}");
         std::fs::write(shots.join("kiothi.png"), c.screenshot().await.unwrap()).unwrap();
 
-        // 5. A bad position typed in: the parser's message, naming the field.
+        // 7. A board too big to solve: every move's value shown, marked not proven.
+        let big = "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0";
+        c.goto(&format!("http://{addr}/#pos={}", big.replace(' ', "%20")))
+            .await
+            .unwrap();
+        let n = until(60, "the heuristic values", || {
+            let c = c.clone();
+            async move {
+                let v = js(&c, "return document.querySelectorAll('#values .group.heuristic .mv[data-exact=\"false\"]').length;").await;
+                let n = v.as_u64().unwrap();
+                (n > 0).then_some(n)
+            }
+        })
+        .await;
+        assert_eq!(n, 16, "every legal move of the 2x8x8 start");
+        let head = c.find(Locator::Css("#values .group.heuristic h3")).await.unwrap().text().await.unwrap();
+        assert!(head.to_lowercase().contains("heuristic, not proven") && head.to_lowercase().contains("depth"), "{head}");
+        let val = c.find(Locator::Css("#values .mv[data-exact=\"false\"] .val")).await.unwrap().text().await.unwrap();
+        assert!(val.starts_with('≈'), "{val}");
+        let summary = c.find(Locator::Css("#summary")).await.unwrap().text().await.unwrap();
+        assert!(summary.contains("not proven"), "{summary}");
+        std::fs::write(shots.join("big-board.png"), c.screenshot().await.unwrap()).unwrap();
+
+        // 8. A bad position typed in: the parser's message, naming the field, and that
+        //    field of the typed text marked.
         let bad = "giuthi 4,4,4/4,4 S 0,0";
         let msg = bad.parse::<giuthi::AnyPosition>().unwrap_err().to_string();
         let input = c.find(Locator::Css("#posinput")).await.unwrap();
@@ -344,7 +546,64 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
         .await;
         assert_eq!(shown, msg);
         assert!(shown.starts_with("field board"));
+        let marked = c.find(Locator::Css("#posfields .bad")).await.unwrap();
+        assert_eq!(marked.attr("data-field").await.unwrap().as_deref(), Some("board"));
+        assert_eq!(marked.text().await.unwrap(), "4,4,4/4,4");
         std::fs::write(shots.join("error.png"), c.screenshot().await.unwrap()).unwrap();
+
+        // 9. The editor: a bad variant typed in is highlighted, the parser's message
+        //    beside it; fixed, the highlight goes and Done opens the position.
+        c.goto(&format!("http://{addr}/#pos={}", text.replace(' ', "%20")))
+            .await
+            .unwrap();
+        until(20, "the start position", || {
+            let c = c.clone();
+            async move { (board_counts(&c).await == [1, 0, 0, 0, 1, 3, 0, 0]).then_some(()) }
+        })
+        .await;
+        c.find(Locator::Css("#edit")).await.unwrap().click().await.unwrap();
+        let variant = c.find(Locator::Css("#ed-variant")).await.unwrap();
+        variant.send_keys("chain=two").await.unwrap();
+        let msg = "giuthi:chain=two 1,0,0,0/1,3,0,0 S 0,2"
+            .parse::<giuthi::AnyPosition>()
+            .unwrap_err()
+            .to_string();
+        assert!(msg.starts_with("field variant"), "{msg}");
+        let beside = until(10, "the variant's message", || {
+            let c = c.clone();
+            async move {
+                c.find(Locator::Css("#editor .fielderr[data-field=\"variant\"]"))
+                    .await
+                    .ok()?
+                    .text()
+                    .await
+                    .ok()
+            }
+        })
+        .await;
+        assert_eq!(beside, msg);
+        let bad = js(&c, "return [...document.querySelectorAll('#editor .bad')].map(e => e.id);").await;
+        assert_eq!(bad, json!(["ed-variant"]));
+        std::fs::write(shots.join("editor-error.png"), c.screenshot().await.unwrap()).unwrap();
+        variant.clear().await.unwrap();
+        variant.send_keys("chain=one").await.unwrap();
+        until(10, "the highlight gone", || {
+            let c = c.clone();
+            async move {
+                let n = js(&c, "return document.querySelectorAll('#editor .bad, .fielderr').length;").await;
+                (n == json!(0)).then_some(())
+            }
+        })
+        .await;
+        c.find(Locator::Css("#ed-done")).await.unwrap().click().await.unwrap();
+        until(10, "the edited position opened", || {
+            let c = c.clone();
+            async move {
+                let v = js(&c, "return document.getElementById('posinput').value;").await;
+                (v == json!("giuthi:chain=one 1,0,0,0/1,3,0,0 S 0,2")).then_some(())
+            }
+        })
+        .await;
         c.close().await.unwrap();
     });
 }

@@ -13,9 +13,12 @@ const client = sessionStorage.getItem('giuthi-client') || (() => {
   return c;
 })();
 
+// The moves form a tree: each node {text, view, move, trace, parent, children, next};
+// children[0] is the main line, the others are variations; `next` is the child that
+// Forward follows (the branch last visited).
 const st = {
-  line: [],        // [{text, view, move, trace}]
-  cur: 0,
+  root: null,
+  cur: null,
   sel: null,       // the selected pit
   anim: null,
   job: null,
@@ -25,13 +28,28 @@ const st = {
   hover: null,
 };
 
-const node = () => st.line[st.cur];
+const node = () => st.cur;
+const mkNode = (view, move = null, trace = null, parent = null) =>
+  ({ text: view.position, view, move, trace, parent, children: [], next: null });
+// The nodes from the root to `nd`.
+function pathTo(nd) { const p = []; for (let x = nd; x; x = x.parent) p.unshift(x); return p; }
+// The current line: root to the current node, then on along `next` to its end.
+function currentLine() {
+  const p = pathTo(st.cur);
+  for (let x = st.cur; x.next; x = x.next) p.push(x.next);
+  return p;
+}
+function goTo(nd) {
+  stopAnim();
+  for (let x = nd; x.parent; x = x.parent) x.parent.next = x; // Forward follows this branch
+  st.cur = nd; st.sel = null; show();
+}
 const sideName = (s) => (s === 'S' ? 'South' : 'North');
 
 function modelOf(view) {
   return {
     game: view.game, n: view.n, pits: view.pits.slice(), turn: view.turn,
-    marks: view.extra && view.extra.marks ? view.extra.marks : null,
+    marks: view.extra && view.extra.marks ? view.extra.marks.slice() : null,
     captured: { south: view.captured.south, north: view.captured.north },
   };
 }
@@ -44,15 +62,39 @@ async function open(text, { fromHash = false } = {}) {
   try {
     const view = await api.position(text);
     stopAnim();
-    st.line = [{ text: view.position, view, move: null, trace: null }];
-    st.cur = 0;
+    st.root = mkNode(view);
+    st.cur = st.root;
     st.sel = null;
+    $('posfields').replaceChildren();
+    $('exported').hidden = true;
     show();
   } catch (e) {
     $('posinput').value = text;
     $('posinput').classList.add('bad');
     $('poserror').textContent = e.message;
-    if (!st.line.length) draw(svg, { game: 'giuthi', n: 5, pits: Array(10).fill(0), turn: 'S', captured: { south: 0, north: 0 } });
+    showFields(text, e.field);
+    if (!st.root) draw(svg, { game: 'giuthi', n: 5, pits: Array(10).fill(0), turn: 'S', captured: { south: 0, north: 0 } });
+  }
+}
+
+// The position's fields under the input, the one the parser names marked (N1: game and
+// variant, board, turn, captured, and Kiothi's phase).
+const FIELD_TOKEN = { game: 0, variant: 0, board: 1, turn: 2, captured: 3, stores: 3, prisons: 3, phase: 4 };
+function showFields(text, field) {
+  const box = $('posfields');
+  box.replaceChildren();
+  const at = FIELD_TOKEN[field];
+  text.split(' ').forEach((tok, i) => {
+    const sp = document.createElement('span');
+    sp.textContent = tok || '∅';
+    if (i === at) { sp.className = 'bad'; sp.title = `field ${field}`; sp.dataset.field = field; }
+    box.append(sp, ' ');
+  });
+  if (at === undefined || at >= text.split(' ').length) {
+    const sp = document.createElement('span');
+    sp.className = 'bad'; sp.dataset.field = field || 'position';
+    sp.textContent = `⟵ field ${field || 'position'}`;
+    box.append(sp);
   }
 }
 
@@ -90,12 +132,12 @@ function drawAll() {
     status = `${sideName(v.turn)} to move.`;
   }
   const rep = repeatsAt(st.cur);
-  if (rep !== null) status += ` This position already occurred (move ${rep}): under G10 the game ends here as a draw.`;
+  if (rep !== null) status += ` This position already occurred (${rep === 0 ? 'the start' : 'after move ' + rep} of this line): under ${v.game === 'kiothi' ? 'K11' : 'G10'} the game ends here as a draw.`;
   $('status').textContent = status;
   showChoices();
   showMoveList();
-  $('back').disabled = st.cur === 0;
-  $('forward').disabled = st.cur >= st.line.length - 1;
+  $('back').disabled = !st.cur.parent;
+  $('forward').disabled = !st.cur.next;
   if (!st.anim) $('caption').textContent = nd.trace ? '' : 'Click one of the highlighted pits to move.';
   startSolve();
 }
@@ -153,11 +195,12 @@ async function playMove(mv) {
   try {
     const r = await api.play(nd.text, mv);
     stopAnim();
-    const next = { text: r.position.position, view: r.position, move: r.move, trace: r.trace };
-    const old = st.line[st.cur + 1];
-    if (old && old.move !== r.move) next.branchedFrom = old.move;
-    if (!old || old.move !== r.move) st.line = st.line.slice(0, st.cur + 1).concat([next]);
-    st.cur += 1;
+    // A move already in the tree is followed; a new one is a new branch (a variation
+    // when the node has a continuation already, else the continuation).
+    let next = nd.children.find((c) => c.move === r.move);
+    if (!next) { next = mkNode(r.position, r.move, r.trace, nd); nd.children.push(next); }
+    nd.next = next;
+    st.cur = next;
     st.sel = null;
     if (r.trace && r.trace.laps.length) {
       animate(nd.view, r.trace);
@@ -194,6 +237,8 @@ function show() {
     const v = node().view;
     $('status').textContent = `${sideName(v.turn)} to move next.`;
     $('choices').replaceChildren();
+    $('back').disabled = !st.cur.parent;
+    $('forward').disabled = !st.cur.next;
     return startSolve();
   }
   drawAll();
@@ -201,33 +246,55 @@ function show() {
 
 // ---------------------------------------------------------------- move list
 
-function repeatsAt(i) {
-  const key = st.line[i].view.key;
-  for (let j = 0; j < i; j++) if (st.line[j].view.key === key) return j;
+// The ply of the earlier position of this line that `nd` repeats (G10, K11), or null.
+function repeatsAt(nd) {
+  const path = pathTo(nd);
+  const key = nd.view.key;
+  for (let j = 0; j < path.length - 1; j++) if (path[j].view.key === key) return j;
   return null;
 }
 
+// The move list as a tree, as lichess shows it: the main line, and after a move that
+// has alternatives, each variation in parentheses on its own indented line; a click on
+// any move goes there.
 function showMoveList() {
-  const ol = $('movelist');
-  ol.replaceChildren();
-  st.line.forEach((nd, i) => {
-    if (i === 0) return;
-    const li = document.createElement('li');
-    li.textContent = `${sideName(st.line[i - 1].view.turn)[0]} ${nd.move}`;
-    if (nd.view.moves.length && !nd.trace?.turn_passes && nd.trace) li.textContent += ' (extra move)';
-    if (nd.branchedFrom) {
-      const b = document.createElement('span'); b.className = 'branch'; b.textContent = ` (new branch; was ${nd.branchedFrom})`; li.appendChild(b);
-    }
-    const rep = repeatsAt(i);
+  const box = $('movelist');
+  box.replaceChildren();
+  const onLine = new Set(currentLine());
+  const moveEl = (nd) => {
+    const ply = pathTo(nd).length - 1;
+    const sp = document.createElement('span');
+    sp.className = 'mvl' + (nd === st.cur ? ' cur' : '') + (onLine.has(nd) ? ' line' : '');
+    sp.dataset.move = nd.move;
+    sp.dataset.ply = ply;
+    sp.textContent = `${ply}. ${nd.parent.view.turn} ${nd.move}`;
+    if (nd.trace && !nd.trace.turn_passes) sp.textContent += ' +';
+    const rep = repeatsAt(nd);
     if (rep !== null) {
-      const s = document.createElement('span'); s.className = 'rep';
-      s.textContent = ` repetition of ${rep === 0 ? 'the start' : 'move ' + rep}: draw (G10)`;
-      li.appendChild(s);
+      const r = document.createElement('span'); r.className = 'rep';
+      r.textContent = ` = repeats ${rep === 0 ? 'the start' : 'ply ' + rep}: draw (${nd.view.game === 'kiothi' ? 'K11' : 'G10'})`;
+      sp.appendChild(r);
+      sp.classList.add('repeated');
     }
-    if (i === st.cur) li.className = 'cur';
-    li.addEventListener('click', () => { stopAnim(); st.cur = i; st.sel = null; show(); });
-    ol.appendChild(li);
-  });
+    sp.title = rep !== null ? 'the position repeats: the game ends here as a draw' : `go to the position after ${nd.move}`;
+    sp.addEventListener('click', () => goTo(nd));
+    return sp;
+  };
+  const line = (container, from) => {
+    for (let n = from; n.children.length; n = n.children[0]) {
+      container.append(moveEl(n.children[0]), ' ');
+      for (const alt of n.children.slice(1)) {
+        const v = document.createElement('div');
+        v.className = 'variation';
+        v.append('( ', moveEl(alt), ' ');
+        line(v, alt);
+        v.append(')');
+        container.appendChild(v);
+      }
+    }
+  };
+  if (st.root) line(box, st.root);
+  if (!box.childNodes.length) box.textContent = 'No moves yet.';
 }
 
 // ---------------------------------------------------------------- values
@@ -242,6 +309,7 @@ async function startSolve() {
   $('values').replaceChildren();
   $('values').dataset.sig = '';
   const v = node().view;
+  $('stop').disabled = true;
   if (st.answers.has(text)) return renderAnswer({ state: 'done', answer: st.answers.get(text) });
   if (v.over) { $('progress').textContent = 'The game is over.'; return; }
   if (!v.can_solve) { $('progress').textContent = 'Exact values start in the play phase (K3).'; return; }
@@ -280,14 +348,14 @@ function renderAnswer(j) {
   const v = node().view;
   if (j.state === 'running') {
     const p = j.progress;
-    $('progress').textContent = `solving… ${p ? `lo ∈ [${p.lo[0]}, ${p.lo[1]}], hi ∈ [${p.hi[0]}, ${p.hi[1]}]` : ''} · ${(j.nodes || 0).toLocaleString()} nodes · ${j.seconds.toFixed(1)} s${a.tables ? ' · tablebases' : ''}`;
+    $('progress').textContent = `solving… ${p ? `lo ∈ [${p.lo[0]}, ${p.lo[1]}], hi ∈ [${p.hi[0]}, ${p.hi[1]}]` : ''} · ${(j.nodes || 0).toLocaleString()} nodes · ${j.seconds.toFixed(1)} s${a.tables ? ' · tablebases' : ''}${a.moves && a.margin === undefined ? ' · every move proven, settling lo and hi' : ''}`;
   } else if (j.state === 'done') {
     $('progress').textContent = `solved exactly${j.nodes ? ` in ${j.nodes.toLocaleString()} nodes` : ''}${j.seconds !== undefined ? `, ${j.seconds.toFixed(2)} s` : ''}${a.tables ? ' (with tablebases)' : ''}.`;
   } else {
     const lo = a.lo_range, hi = a.hi_range;
     $('progress').innerHTML = '';
     const s = document.createElement('span'); s.className = 'unproven';
-    s.textContent = `Stopped by ${j.stopped_by || 'the search'}: not solved. ${a.error ? a.error + '. ' : ''}${lo ? `Proven so far: lo ∈ [${lo[0]}, ${lo[1]}], hi ∈ [${hi[0]}, ${hi[1]}].` : ''}`;
+    s.textContent = `Stopped by ${j.stopped_by || 'the search'}: not solved. ${a.error ? a.error + '. ' : ''}${lo ? `Proven so far: lo ∈ [${lo[0]}, ${lo[1]}], hi ∈ [${hi[0]}, ${hi[1]}].` : ''}${a.heuristic && !a.moves ? ' The move values below are heuristic, not proven.' : ''}`;
     $('progress').appendChild(s);
   }
   const sum = $('summary');
@@ -300,13 +368,27 @@ function renderAnswer(j) {
     const note = document.createElement('div'); note.className = 'note'; note.textContent = a.repetition;
     const pv = document.createElement('div'); pv.className = 'pv'; pv.textContent = `PV: ${a.pv.join(' ') || '—'}`;
     sum.append(big, b, note, pv);
+  } else if (a.heuristic && !a.moves) {
+    const h = a.heuristic;
+    const big = document.createElement('div'); big.className = 'big heuristic';
+    big.textContent = h.exact ? `${fmt(h.margin)} (proven by the search)` : `≈ ${fmtEval(h.eval)} seeds for ${sideName(v.turn)}`;
+    const b = document.createElement('div'); b.className = 'unproven';
+    b.textContent = `${h.label}: the engine's evaluation at depth ${h.depth}; exact values replace it when the solver proves them.`;
+    const pv = document.createElement('div'); pv.className = 'pv'; pv.textContent = `line: ${h.pv.join(' ') || '—'}`;
+    sum.append(big, b, pv);
+  } else if (a.moves) {
+    const best = Math.max(...a.moves.map((m) => m.margin));
+    const big = document.createElement('div'); big.className = 'big ' + (best > 0 ? 'win' : best < 0 ? 'loss' : 'draw');
+    big.textContent = `${fmt(best)} — every move proven; lo and hi not yet`;
+    sum.append(big);
   }
   const box = $('values');
   // Rebuild the list only when it changes (a poll every 250 ms must not break a hover).
-  const sig = node().text + JSON.stringify(a.moves || null);
+  const sig = node().text + JSON.stringify(a.moves || null) + (a.moves ? '' : JSON.stringify(a.heuristic || null));
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
   box.replaceChildren();
+  if (!a.moves && a.heuristic) return renderHeuristic(box, a.heuristic, v);
   if (!a.moves) {
     // Until the values come: the legal moves, to hover and click.
     const g = document.createElement('div'); g.className = 'group';
@@ -354,6 +436,38 @@ function renderAnswer(j) {
   }
 }
 
+const fmtEval = (e) => (e > 0 ? '+' : e < 0 ? '−' : '±') + Math.abs(e).toFixed(2);
+
+// The anytime engine's values of every move, until the exact ones come: clearly marked
+// "heuristic, not proven" (their own colour, an eval in seeds, the depth); a move the
+// search proved shows its exact margin.
+function renderHeuristic(box, h, v) {
+  const g = document.createElement('div'); g.className = 'group heuristic';
+  const t = document.createElement('h3');
+  t.textContent = `${h.label} · depth ${h.depth}`;
+  t.title = 'estimates of the final margin in seeds by the heuristic search (src/anytime), not proven';
+  g.appendChild(t);
+  const key = (m) => (m.exact ? m.margin : m.eval);
+  for (const m of h.moves.slice().sort((x, y) => key(y) - key(x))) {
+    const row = document.createElement('div');
+    row.className = 'mv ' + (m.exact ? 'proven ' + (m.margin > 0 ? 'win' : m.margin < 0 ? 'loss' : 'draw') : 'unproven-mv') + (m.move === h.best ? ' hbest' : '');
+    row.dataset.move = m.move;
+    row.dataset.exact = m.exact ? 'true' : 'false';
+    const nm = document.createElement('span'); nm.className = 'name'; nm.textContent = m.move;
+    const val = document.createElement('span'); val.className = 'val';
+    val.textContent = m.exact ? `${fmt(m.margin)} proven` : `≈${fmtEval(m.eval)}`;
+    row.append(nm, val);
+    row.title = m.exact
+      ? `${m.move}: exact final margin ${fmt(m.margin)} for ${sideName(v.turn)}, proven by the search`
+      : `${m.move}: heuristic estimate ${fmtEval(m.eval)} seeds at depth ${h.depth} — not proven`;
+    row.addEventListener('mouseenter', () => preview(m.move));
+    row.addEventListener('mouseleave', () => preview(null));
+    row.addEventListener('click', () => playMove(m.move));
+    g.appendChild(row);
+  }
+  box.appendChild(g);
+}
+
 function preview(mv) {
   if (st.anim || st.editing) return;
   const v = node().view;
@@ -381,6 +495,9 @@ function editStart() {
   $('ed-turn').value = v.turn;
   $('ed-cs').value = v.captured.south;
   $('ed-cn').value = v.captured.north;
+  $('ed-phase').value = (v.extra && v.extra.phase) || 'play';
+  $('ed-mode').value = '';
+  for (const k of document.querySelectorAll('#editor .kio')) k.hidden = v.game !== 'kiothi';
   $('ed-taken').textContent = v.game === 'kalah' ? 'Stores:' : v.game === 'kiothi' ? 'Prisons:' : 'Captured:';
   $('edit').textContent = 'Editing…';
   editDraw();
@@ -395,7 +512,7 @@ function editText() {
   const north = [...Array(n).keys()].map(cell).join(',');
   const south = [...Array(n).keys()].map((i) => cell(n + i)).join(',');
   let t = `${game}${variant ? ':' + variant : ''} ${north}/${south} ${$('ed-turn').value} ${$('ed-cs').value || 0},${$('ed-cn').value || 0}`;
-  if (game === 'kiothi') t += ` ${(m.extra && m.extra.phase) || 'play'}`;
+  if (game === 'kiothi') t += ` ${$('ed-phase').value}`;
   return t;
 }
 
@@ -404,12 +521,40 @@ async function editCheck() {
   $('posinput').value = t;
   try {
     const view = await api.position(t);
-    $('ed-error').textContent = '';
+    if (editText() === t) markField(null, '');
     return view;
   } catch (e) {
-    $('ed-error').textContent = e.message;
+    if (editText() === t) markField(e.field, e.message);
     return null;
   }
+}
+
+// The editor's inputs for each field the parser names (N1, N3).
+const FIELD_INPUTS = {
+  game: ['ed-game'], variant: ['ed-variant'], board: ['board', 'ed-n'], turn: ['ed-turn'],
+  captured: ['ed-cs', 'ed-cn'], stores: ['ed-cs', 'ed-cn'], prisons: ['ed-cs', 'ed-cn'],
+  phase: ['ed-phase'],
+};
+
+// Highlights the input of `field` and shows `message` beside it (and under the editor);
+// `null` clears.
+function markField(field, message) {
+  for (const x of document.querySelectorAll('#editor .bad, #board.bad, #board .badpit')) x.classList.remove('bad', 'badpit');
+  for (const x of document.querySelectorAll('.fielderr')) x.remove();
+  $('ed-error').textContent = message;
+  $('ed-error').dataset.field = field || '';
+  if (!field) return;
+  const ids = FIELD_INPUTS[field] || [];
+  ids.forEach((id) => $(id).classList.add('bad'));
+  const pit = field === 'board' && message.match(/pit (\d+)/);
+  if (pit) svg.querySelector(`g.pit[data-pit="${pit[1]}"]`)?.classList.add('badpit');
+  const first = ids.length ? $(ids[0]) : null;
+  const msg = document.createElement('div');
+  msg.className = 'fielderr error';
+  msg.dataset.field = field;
+  msg.textContent = message;
+  if (first && first.id === 'board') $('boardbox').after(msg);
+  else if (first) first.closest('label').after(msg);
 }
 
 function editDraw() {
@@ -423,7 +568,16 @@ function editDraw() {
 
 function editPit(p, e) {
   const m = st.editing;
-  m.pits[p] = Math.max(0, m.pits[p] + (e.shiftKey ? -1 : 1));
+  const mark = $('ed-mode').value;
+  if (mark && m.game === 'kiothi') {
+    if (!m.marks) m.marks = Array(2 * m.n).fill('');
+    const has = m.marks[p].includes(mark);
+    const set = new Set(m.marks[p]);
+    if (has) set.delete(mark); else set.add(mark);
+    m.marks[p] = ['n', 's'].filter((c) => set.has(c)).join('');
+  } else {
+    m.pits[p] = Math.max(0, m.pits[p] + (e.shiftKey ? -1 : 1));
+  }
   editDraw();
 }
 
@@ -434,6 +588,7 @@ function editResize() {
   for (let i = 0; i < Math.min(n, m.n); i++) { pits[i] = m.pits[i]; pits[n + i] = m.pits[m.n + i]; }
   m.n = n; m.pits = pits; m.marks = null;
   m.game = $('ed-game').value;
+  for (const k of document.querySelectorAll('#editor .kio')) k.hidden = m.game !== 'kiothi';
   editDraw();
 }
 
@@ -443,16 +598,17 @@ async function editDone() {
   st.editing = null;
   $('editor').hidden = true;
   $('edit').textContent = 'Edit board';
-  st.line = [{ text: view.position, view, move: null, trace: null }];
-  st.cur = 0;
+  st.root = mkNode(view);
+  st.cur = st.root;
   show();
 }
 
 // ---------------------------------------------------------------- export
 
 function exportLine() {
-  const lines = [`# a line from the analysis board: ${st.line.slice(1).map((n) => n.move).join(' ') || '(no moves)'}`];
-  st.line.forEach((nd, i) => {
+  const ln = currentLine();
+  const lines = [`# a line from the analysis board: ${ln.slice(1).map((n) => n.move).join(' ') || '(no moves)'}`];
+  ln.forEach((nd, i) => {
     if (i > 0) lines.push(`# after ${nd.move}`);
     const a = st.answers.get(nd.text);
     lines.push(a && a.margin !== undefined
@@ -468,10 +624,12 @@ function exportLine() {
 // ---------------------------------------------------------------- wiring
 
 $('posform').addEventListener('submit', (e) => { e.preventDefault(); open($('posinput').value.trim()); });
-$('back').addEventListener('click', () => { if (st.cur > 0) { stopAnim(); st.cur--; st.sel = null; show(); } });
+$('back').addEventListener('click', () => {
+  if (st.cur.parent) { st.cur.parent.next = st.cur; goTo(st.cur.parent); }
+});
 $('forward').addEventListener('click', () => {
-  if (st.cur < st.line.length - 1) {
-    stopAnim(); const before = node().view; st.cur++; st.sel = null;
+  if (st.cur.next) {
+    stopAnim(); const before = node().view; st.cur = st.cur.next; st.sel = null;
     const t = node().trace; if (t && t.laps.length) animate(before, t); show();
   }
 });
@@ -485,17 +643,18 @@ $('stop').addEventListener('click', async () => {
 $('edit').addEventListener('click', () => (st.editing ? editDone() : editStart()));
 $('ed-done').addEventListener('click', editDone);
 $('ed-clear').addEventListener('click', () => { st.editing.pits.fill(0); editDraw(); });
-for (const id of ['ed-turn', 'ed-cs', 'ed-cn', 'ed-variant']) $(id).addEventListener('input', editDraw);
+for (const id of ['ed-turn', 'ed-cs', 'ed-cn', 'ed-variant', 'ed-phase']) $(id).addEventListener('input', editDraw);
 for (const id of ['ed-n', 'ed-game']) $(id).addEventListener('change', editResize);
 $('export').addEventListener('click', exportLine);
 document.addEventListener('keydown', (e) => {
-  if (e.target.tagName === 'INPUT') return;
-  if (e.key === 'ArrowLeft') $('back').click();
-  if (e.key === 'ArrowRight') $('forward').click();
+  if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
+  const undo = (e.ctrlKey || e.metaKey) && e.key === 'z', redo = (e.ctrlKey || e.metaKey) && e.key === 'y';
+  if (e.key === 'ArrowLeft' || undo) $('back').click();
+  if (e.key === 'ArrowRight' || redo) $('forward').click();
 });
 window.addEventListener('hashchange', () => {
   const t = hashPosition();
-  if (t && (!st.line.length || t !== node().text)) open(t, { fromHash: true });
+  if (t && (!st.root || t !== node().text)) open(t, { fromHash: true });
 });
 
 open(hashPosition() || 'giuthi 1,0,0,0/1,3,0,0 S 0,2', { fromHash: true });
