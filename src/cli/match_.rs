@@ -17,13 +17,17 @@ use std::time::{Duration, Instant};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     giuthi match --start \"$(giuthi start)\" --a engine --b greedy --openings 10 --movetime 0.1\n  \
+    giuthi match --a engine:nodes=8000,exact=0 --b greedy --openings 20 --games games.tsv\n  \
     giuthi match --start \"$(giuthi start --pits 6 --seeds 4)\" \\\n      \
     --a engine:depth=4,exact=0,weights=60/50/20/10/0 --b engine:depth=4,exact=0 --openings 20\n\n\
     Players: random; greedy (the move that captures the most now, ties at random); engine \
     or engine:key=value,... with movetime=SECONDS, depth=PLIES, nodes=N (heuristic limits), \
     weights=W/W/W/W/W (row/capture/mobility/reach/special), contempt=SEEDS (a draw by \
     repetition scored this much below 0 for the engine), exact=SHARE (the exact \
-    solver's share of the time, 0 to skip it; default 0.3). An engine without movetime, \
+    solver's share of the time, 0 to skip it; default 0.3), small=SEEDS (small endgames \
+    up to SEEDS seeds on the board solved exactly inside the heuristic tree; default 0, \
+    off), ghi=1 (scores that depend on a repetition of the path kept in the heuristic \
+    table; default 0). An engine without movetime, \
     depth or nodes thinks --movetime a move.\n\n\
     Each opening (the start plus --random-plies random moves, seeded by --seed) is played \
     twice, the players swapping sides. A game ends when neither side can move (final \

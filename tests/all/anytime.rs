@@ -8,6 +8,7 @@
 
 use giuthi::anytime::eval::Evaluate;
 use giuthi::anytime::search::{HeuristicSearch, Limits};
+use giuthi::anytime::small::SmallEndgames;
 use giuthi::rules::giuthi::Giuthi;
 use giuthi::rules::kalah::Kalah;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
@@ -371,26 +372,35 @@ fn heuristic_proofs_agree_with_alpha_beta() {
         "kalah 1,0,2,1/2,1,0,1 S 2,2",
     ] {
         let pos: Position<Kalah> = p.parse().expect("position");
-        let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 4);
-        let limits = Limits {
-            depth: Some(60),
-            ..Limits::default()
-        };
-        let it = h.run(&pos, &[], &limits, |_| {}).expect("a move");
         let s = Solver::new(pos.rules.clone(), SolverOptions::default())
             .solve(&pos)
             .expect("solved");
-        if it.proven {
-            proven += 1;
-            assert_eq!(
-                pos.captured_difference() * 100 + it.score,
-                s.margin * 100,
-                "{p}"
-            );
-            assert!(s.best_moves.contains(&it.best), "{p}");
+        // Without and with small endgames solved inside the tree (their exact values
+        // replace evaluations; the proof must not change).
+        for small in [None, Some(SmallEndgames::new(6, 100_000))] {
+            let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 4);
+            let with_small = small.is_some();
+            h.set_small_endgames(small);
+            let limits = Limits {
+                depth: Some(60),
+                ..Limits::default()
+            };
+            let it = h.run(&pos, &[], &limits, |_| {}).expect("a move");
+            if it.proven {
+                proven += 1;
+                assert_eq!(
+                    pos.captured_difference() * 100 + it.score,
+                    s.margin * 100,
+                    "{p}, small endgames {with_small}"
+                );
+                assert!(
+                    s.best_moves.contains(&it.best),
+                    "{p}, small endgames {with_small}"
+                );
+            }
         }
     }
-    assert!(proven >= 4, "only {proven} proofs");
+    assert!(proven >= 8, "only {proven} proofs");
     let g: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().expect("position");
     let mut h = HeuristicSearch::new(g.rules.clone(), g.rules.default_weights(), 1);
     let it = h
