@@ -12,6 +12,7 @@
 use super::elo::Tally;
 use super::eval::{Evaluate, Weights};
 use super::search::HeuristicSearch;
+use super::small::SmallEndgames;
 use super::think::{think, ThinkOptions};
 use crate::position::Position;
 use crate::solve::alphabeta::{Solver, SolverOptions};
@@ -63,6 +64,13 @@ pub struct EngineSettings {
     /// Contempt in seeds: a draw by repetition scored this much below 0 for the engine
     /// in its heuristic search ([`HeuristicSearch::set_contempt`]).
     pub contempt: f64,
+    /// Small endgames solved on the spot inside the heuristic tree: positions with at most
+    /// this many seeds on the board ([`super::small`]; 0, the default: off, as the
+    /// self-play matches of docs/anytime.md did not support it).
+    pub small_seeds: u32,
+    /// Scores that depend on a repetition of the path are stored in the heuristic table
+    /// too ([`HeuristicSearch::set_store_repetitions`]).
+    pub store_repetitions: bool,
 }
 
 /// A player of a match.
@@ -91,7 +99,9 @@ impl FromStr for Player {
 
     /// `random`, `greedy`, `engine`, or `engine:key=value,...` with the keys `movetime`
     /// (seconds), `depth`, `nodes`, `weights` (five integers joined by `/`), `exact`
-    /// (the exact solver's share of the time, 0 to 1) and `contempt` (seeds).
+    /// (the exact solver's share of the time, 0 to 1), `contempt` (seeds) and `small`
+    /// (small endgames solved inside the tree up to this many seeds on the board; 0 off),
+    /// `ghi` (1: repetition-dependent scores stored in the heuristic table).
     ///
     /// # Examples
     ///
@@ -120,6 +130,8 @@ impl FromStr for Player {
                     weights: None,
                     exact_share: super::think::DEFAULT_EXACT_SHARE,
                     contempt: 0.0,
+                    small_seeds: 0,
+                    store_repetitions: false,
                 };
                 for kv in opts.split(',').filter(|s| !s.is_empty()) {
                     let (k, v) = kv
@@ -162,6 +174,18 @@ impl FromStr for Player {
                                     err(format!("contempt {v:?}: expected -100 to 100 seeds"))
                                 })?
                         }
+                        "ghi" => {
+                            e.store_repetitions = match v {
+                                "0" => false,
+                                "1" => true,
+                                _ => return Err(err(format!("ghi {v:?}: expected 0 or 1"))),
+                            }
+                        }
+                        "small" => {
+                            e.small_seeds = v.parse().ok().filter(|&n: &u32| n <= 64).ok_or_else(
+                                || err(format!("small {v:?}: expected 0 to 64 seeds")),
+                            )?
+                        }
                         "exact" => {
                             e.exact_share = v
                                 .parse()
@@ -171,7 +195,7 @@ impl FromStr for Player {
                         }
                         _ => {
                             return Err(err(format!(
-                            "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt)"
+                            "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt, small, ghi)"
                         )))
                         }
                     }
@@ -209,6 +233,12 @@ impl fmt::Display for Player {
                 }
                 if e.contempt != 0.0 {
                     parts.push(format!("contempt={}", e.contempt));
+                }
+                if e.small_seeds != 0 {
+                    parts.push(format!("small={}", e.small_seeds));
+                }
+                if e.store_repetitions {
+                    parts.push("ghi=1".to_string());
                 }
                 if parts.is_empty() {
                     f.write_str("engine")
@@ -317,6 +347,13 @@ impl<R: Evaluate> Mover<R> {
                     });
                 let mut heuristic = HeuristicSearch::new(rules.clone(), weights, 8);
                 heuristic.set_contempt((settings.contempt * 100.0).round() as i32);
+                heuristic.set_store_repetitions(settings.store_repetitions);
+                if settings.small_seeds > 0 {
+                    heuristic.set_small_endgames(Some(SmallEndgames::new(
+                        settings.small_seeds,
+                        super::small::DEFAULT_MAX_STATES,
+                    )));
+                }
                 Mover::Engine(Box::new(EngineState {
                     settings,
                     heuristic,
@@ -527,7 +564,7 @@ mod tests {
             "random",
             "greedy",
             "engine",
-            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0,contempt=1.5",
+            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0,contempt=1.5,small=8,ghi=1",
         ] {
             let p: Player = text.parse().expect(text);
             assert_eq!(p.to_string(), text);

@@ -4,6 +4,7 @@
 //! - [`eval`]: the evaluation function of each game (features and weights);
 //! - [`table`]: the heuristic search's own transposition table;
 //! - [`search`]: iterative-deepening alpha-beta with that evaluation;
+//! - [`small`]: small endgames solved on the spot inside the search (exact bounds);
 //! - [`think`]: the driver that tries the exact solver first and labels every answer;
 //! - [`matchplay`]: games between engine settings and baselines, openings;
 //! - [`elo`]: the Elo difference of a match result and its error bar.
@@ -15,5 +16,6 @@ pub mod elo;
 pub mod eval;
 pub mod matchplay;
 pub mod search;
+pub mod small;
 pub mod table;
 pub mod think;

@@ -14,8 +14,9 @@
 //! - a position that repeats one of the path or of the game's history (G10, K11): a draw,
 //!   final margin 0, so the future margin is minus the mover's captured difference there
 //!   (V3); such a score depends on the path, so no node above it is stored in the table;
-//! - a position an endgame oracle covers (the tablebases, `--tb`): its exact value
-//!   `clamp(-D, lo, hi)` (V3); path-dependent as a repetition when `lo != hi`;
+//! - a position an endgame oracle covers (the tablebases, `--tb`), or a small endgame
+//!   solved on the spot ([`super::small`], [`HeuristicSearch::set_small_endgames`]): its
+//!   exact value `clamp(-D, lo, hi)` (V3); path-dependent as a repetition when `lo != hi`;
 //! - the depth limit: the evaluation, never complete.
 //!
 //! # Exact and heuristic
@@ -34,6 +35,7 @@
 //! `beta <= l <= v`; otherwise `v`.
 
 use super::eval::{Evaluate, Weights};
+use super::small::SmallEndgames;
 use super::table::{Bound, Entry, HeuristicTable};
 use crate::rules::{Child, Rules};
 use crate::solve::EndgameOracle;
@@ -121,8 +123,10 @@ pub struct HeuristicSearch<R: Evaluate> {
     weights: Weights,
     tt: HeuristicTable,
     oracle: Option<Arc<dyn EndgameOracle<R>>>,
+    small: Option<SmallEndgames>,
     stop: Option<Arc<AtomicBool>>,
     all_moves: bool,
+    store_repetitions: bool,
     contempt: i32,
     /// The root's side to move (for the contempt).
     root_side: Option<crate::types::Side>,
@@ -143,8 +147,10 @@ impl<R: Evaluate> HeuristicSearch<R> {
             weights,
             tt: HeuristicTable::new(hash_mb),
             oracle: None,
+            small: None,
             stop: None,
             all_moves: false,
+            store_repetitions: false,
             contempt: 0,
             root_side: None,
             nodes: 0,
@@ -160,6 +166,17 @@ impl<R: Evaluate> HeuristicSearch<R> {
     pub fn with_oracle(mut self, oracle: Arc<dyn EndgameOracle<R>>) -> HeuristicSearch<R> {
         self.oracle = Some(oracle);
         self
+    }
+
+    /// Solves small endgames on the spot inside the tree ([`super::small`]): `Some` turns
+    /// it on with the given limits (the cache is kept from search to search), `None` off.
+    pub fn set_small_endgames(&mut self, small: Option<SmallEndgames>) {
+        self.small = small;
+    }
+
+    /// The small-endgame cache, when on (its counters).
+    pub fn small_endgames(&self) -> Option<&SmallEndgames> {
+        self.small.as_ref()
     }
 
     /// Stops the search when `stop` is raised (Ctrl-C).
@@ -180,6 +197,14 @@ impl<R: Evaluate> HeuristicSearch<R> {
     /// scores a draw as the rules do (V3).
     pub fn set_contempt(&mut self, contempt: i32) {
         self.contempt = contempt;
+    }
+
+    /// Stores scores with a repetition of the path below them in the table too (as chess
+    /// engines do: faster, at the price of graph-history interaction: a score read on
+    /// another path may miss or invent a repetition). Never in a proof: only games that
+    /// cannot repeat have proofs here.
+    pub fn set_store_repetitions(&mut self, on: bool) {
+        self.store_repetitions = on;
     }
 
     /// The weights in use.
@@ -461,12 +486,27 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 path_dependent: false,
             };
         }
-        if let Some(b) = self.oracle.as_ref().and_then(|o| o.probe(s)) {
+        let exact = match self.oracle.as_ref().and_then(|o| o.probe(s)) {
+            Some(b) => Some(b),
+            None => match self.small.as_mut() {
+                Some(small) => {
+                    // A state of a solved graph costs less than a node: counted as one, so
+                    // a node budget stays a fair limit of work.
+                    let before = small.states_solved();
+                    let b = small.probe(&self.rules, s);
+                    self.nodes += small.states_solved() - before;
+                    b
+                }
+                None => None,
+            },
+        };
+        if let Some(b) = exact {
             let v = (-d).clamp(b.lo as i32, b.hi as i32);
             return Val {
                 score: v * 100,
                 complete: true,
-                path_dependent: b.lo != b.hi,
+                // Depends on `d` when `lo != hi`, which the table's key holds.
+                path_dependent: false,
             };
         }
         if depth == 0 {
@@ -476,7 +516,10 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 path_dependent: false,
             };
         }
-        let entry = self.tt.probe(key);
+        // The table's key holds the captured difference: a score at a node depends on it
+        // where a repetition or an oracle's `lo != hi` is below (the draw's payoff, V3).
+        let tt_key = key ^ (d as i64 as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let entry = self.tt.probe(tt_key);
         if let Some(e) = entry {
             if e.depth as u32 >= depth || e.complete {
                 let cut = match e.bound {
@@ -540,7 +583,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
             }
         }
         self.path.pop();
-        if !path_dependent {
+        if !path_dependent || self.store_repetitions {
             let bound = if best <= alpha0 {
                 Bound::Upper
             } else if best >= beta {
@@ -549,7 +592,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 Bound::Exact
             };
             self.tt.store(Entry {
-                key,
+                key: tt_key,
                 score: best,
                 depth: depth.min(u16::MAX as u32) as u16,
                 bound,

@@ -5,9 +5,11 @@
 
 use super::common::{read_position, usage};
 use super::solve::stop_flag;
+use anyhow::Context;
 use giuthi::anytime::eval::Evaluate;
 use giuthi::anytime::matchplay::{openings, parse_seconds, play_game, End, MatchResult, Player};
 use giuthi::{with_position, BySide, Position, Side};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -15,13 +17,17 @@ use std::time::{Duration, Instant};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     giuthi match --start \"$(giuthi start)\" --a engine --b greedy --openings 10 --movetime 0.1\n  \
+    giuthi match --a engine:nodes=8000,exact=0 --b greedy --openings 20 --games games.tsv\n  \
     giuthi match --start \"$(giuthi start --pits 6 --seeds 4)\" \\\n      \
     --a engine:depth=4,exact=0,weights=60/50/20/10/0 --b engine:depth=4,exact=0 --openings 20\n\n\
     Players: random; greedy (the move that captures the most now, ties at random); engine \
     or engine:key=value,... with movetime=SECONDS, depth=PLIES, nodes=N (heuristic limits), \
     weights=W/W/W/W/W (row/capture/mobility/reach/special), contempt=SEEDS (a draw by \
     repetition scored this much below 0 for the engine), exact=SHARE (the exact \
-    solver's share of the time, 0 to skip it; default 0.3). An engine without movetime, \
+    solver's share of the time, 0 to skip it; default 0.3), small=SEEDS (small endgames \
+    up to SEEDS seeds on the board solved exactly inside the heuristic tree; default 0, \
+    off), ghi=1 (scores that depend on a repetition of the path kept in the heuristic \
+    table; default 0). An engine without movetime, \
     depth or nodes thinks --movetime a move.\n\n\
     Each opening (the start plus --random-plies random moves, seeded by --seed) is played \
     twice, the players swapping sides. A game ends when neither side can move (final \
@@ -67,6 +73,38 @@ pub struct Args {
     /// Print each game's moves on stderr as well (after its line).
     #[arg(long, conflicts_with = "quiet")]
     pub verbose: bool,
+    /// Write every game to FILE, one line a game (the format is in docs/anytime.md:
+    /// game, opening, A's side, A's margin, end, plies, opening position, moves, tab
+    /// separated). The file is rewritten whole after each game (temporary, then renamed),
+    /// so an interrupted match keeps the games it finished.
+    #[arg(long, value_name = "FILE")]
+    pub games: Option<PathBuf>,
+}
+
+/// The header line of a `--games` file.
+const GAMES_HEADER: &str =
+    "# giuthi match games: game\topening\ta_side\ta_margin\tend\tplies\topening_position\tmoves";
+
+/// `--games` names a file in an existing folder: a usage error naming the option otherwise.
+fn check_games_path(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(usage(format!(
+            "--games {}: is a folder; give the games file's path",
+            path.display()
+        )));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(usage(format!(
+            "--games {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }
 
 fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
@@ -82,10 +120,17 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
             args.random_plies
         )));
     }
+    if let Some(path) = &args.games {
+        check_games_path(path)?;
+    }
     let stop = stop_flag();
     let t0 = Instant::now();
     let mut result = MatchResult::default();
     let mut n = 0;
+    let mut records = format!(
+        "{GAMES_HEADER}\n# a {} b {} seed {}\n",
+        args.a, args.b, args.seed
+    );
     'outer: for (i, op) in ops.iter().enumerate() {
         for a_side in [Side::South, Side::North] {
             if stop.load(Ordering::Relaxed) {
@@ -109,17 +154,30 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
             }
             result.add(a_side, &g);
             n += 1;
+            let end = match g.end {
+                End::Over => "game over",
+                End::Repetition => "repetition",
+                End::PlyLimit => "ply limit",
+            };
+            let a_margin = if a_side == Side::South {
+                g.south_margin
+            } else {
+                -g.south_margin
+            };
+            if let Some(path) = &args.games {
+                records.push_str(&format!(
+                    "{n}\t{}\t{}\t{a_margin:+}\t{}\t{}\t{op}\t{}\n",
+                    i + 1,
+                    if a_side == Side::South { "S" } else { "N" },
+                    end.replace(' ', "-"),
+                    g.plies,
+                    g.moves.join(" ")
+                ));
+                giuthi::fsutil::write_atomic(path, records.as_bytes()).with_context(|| {
+                    format!("--games {}: cannot write the games", path.display())
+                })?;
+            }
             if !args.quiet {
-                let end = match g.end {
-                    End::Over => "game over",
-                    End::Repetition => "repetition",
-                    End::PlyLimit => "ply limit",
-                };
-                let a_margin = if a_side == Side::South {
-                    g.south_margin
-                } else {
-                    -g.south_margin
-                };
                 eprintln!(
                     "game {n}: opening {} ({op}), A plays {}: A {a_margin:+} ({end}, {} plies); \
                      score {} - {} - {}",

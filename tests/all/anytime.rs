@@ -8,6 +8,7 @@
 
 use giuthi::anytime::eval::Evaluate;
 use giuthi::anytime::search::{HeuristicSearch, Limits};
+use giuthi::anytime::small::SmallEndgames;
 use giuthi::rules::giuthi::Giuthi;
 use giuthi::rules::kalah::Kalah;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
@@ -296,6 +297,67 @@ fn match_prints_wins_draws_losses_and_elo() {
     assert_eq!(v["a"], "engine:depth=2,exact=0");
 }
 
+/// `match --games FILE`: one line a game, and every line replays by the rules (G9, G10) to
+/// the result it records: a finished game to A's final margin, a repetition to a position
+/// seen before in the game (a draw, 0).
+#[test]
+fn g10_match_games_file_replays_to_the_recorded_results() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("games.tsv");
+    let file_s = file.to_str().expect("UTF-8 path");
+    let (code, _, stderr) = giuthi(&[
+        "match",
+        "--start",
+        "giuthi 3,3,3,3,3/3,3,3,3,3 S 0,0",
+        "--a",
+        "engine:depth=2,exact=0",
+        "--b",
+        "greedy",
+        "--openings",
+        "4",
+        "--quiet",
+        "--games",
+        file_s,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&file).expect("games file");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 8, "{line}");
+        let mut p: Position<Giuthi> = f[6].parse().expect("opening position");
+        let mut seen = vec![p.state];
+        let moves: Vec<&str> = f[7].split_whitespace().collect();
+        assert_eq!(moves.len(), f[5].parse::<usize>().expect("plies"), "{line}");
+        for m in moves {
+            let mv = p.rules.parse_move(m).expect("move");
+            p = p.play(mv).expect("legal move");
+            seen.push(p.state);
+        }
+        let a_margin: i32 = f[3].parse().expect("margin");
+        match f[4] {
+            "game-over" => {
+                assert!(p.is_over(), "{line}");
+                let s = p.final_scores();
+                let south = s.south - s.north;
+                let want = if f[2] == "S" { south } else { -south };
+                assert_eq!(a_margin, want, "{line}");
+            }
+            "repetition" => {
+                assert_eq!(a_margin, 0, "{line}");
+                let last = seen.pop().expect("a position");
+                assert!(seen.contains(&last), "{line}");
+            }
+            other => panic!("end {other:?}: {line}"),
+        }
+    }
+    // A folder that does not exist is a usage error naming the option.
+    let (code, _, stderr) = giuthi(&["match", "--games", "/nonexistent-dir/g.tsv"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--games"), "{stderr}");
+}
+
 /// The heuristic search's proofs: in Kalah (no repetition, R1-R4) a complete search is
 /// exact, and it equals alpha-beta's margin on every position tried; in Giuthi (G10) it
 /// never claims a proof.
@@ -310,26 +372,35 @@ fn heuristic_proofs_agree_with_alpha_beta() {
         "kalah 1,0,2,1/2,1,0,1 S 2,2",
     ] {
         let pos: Position<Kalah> = p.parse().expect("position");
-        let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 4);
-        let limits = Limits {
-            depth: Some(60),
-            ..Limits::default()
-        };
-        let it = h.run(&pos, &[], &limits, |_| {}).expect("a move");
         let s = Solver::new(pos.rules.clone(), SolverOptions::default())
             .solve(&pos)
             .expect("solved");
-        if it.proven {
-            proven += 1;
-            assert_eq!(
-                pos.captured_difference() * 100 + it.score,
-                s.margin * 100,
-                "{p}"
-            );
-            assert!(s.best_moves.contains(&it.best), "{p}");
+        // Without and with small endgames solved inside the tree (their exact values
+        // replace evaluations; the proof must not change).
+        for small in [None, Some(SmallEndgames::new(6, 100_000))] {
+            let mut h = HeuristicSearch::new(pos.rules.clone(), pos.rules.default_weights(), 4);
+            let with_small = small.is_some();
+            h.set_small_endgames(small);
+            let limits = Limits {
+                depth: Some(60),
+                ..Limits::default()
+            };
+            let it = h.run(&pos, &[], &limits, |_| {}).expect("a move");
+            if it.proven {
+                proven += 1;
+                assert_eq!(
+                    pos.captured_difference() * 100 + it.score,
+                    s.margin * 100,
+                    "{p}, small endgames {with_small}"
+                );
+                assert!(
+                    s.best_moves.contains(&it.best),
+                    "{p}, small endgames {with_small}"
+                );
+            }
         }
     }
-    assert!(proven >= 4, "only {proven} proofs");
+    assert!(proven >= 8, "only {proven} proofs");
     let g: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse().expect("position");
     let mut h = HeuristicSearch::new(g.rules.clone(), g.rules.default_weights(), 1);
     let it = h
