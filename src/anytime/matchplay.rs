@@ -71,6 +71,8 @@ pub struct EngineSettings {
     /// Scores that depend on a repetition of the path are stored in the heuristic table
     /// too ([`HeuristicSearch::set_store_repetitions`]).
     pub store_repetitions: bool,
+    /// Extra moves cost no depth ([`HeuristicSearch::set_extend_extra_moves`]).
+    pub extend_extra_moves: bool,
 }
 
 /// A player of a match.
@@ -101,7 +103,8 @@ impl FromStr for Player {
     /// (seconds), `depth`, `nodes`, `weights` (five integers joined by `/`), `exact`
     /// (the exact solver's share of the time, 0 to 1), `contempt` (seeds) and `small`
     /// (small endgames solved inside the tree up to this many seeds on the board; 0 off),
-    /// `ghi` (1: repetition-dependent scores stored in the heuristic table).
+    /// `ghi` (1: repetition-dependent scores stored in the heuristic table), `ext` (1: extra
+    /// moves cost no depth).
     ///
     /// # Examples
     ///
@@ -132,6 +135,7 @@ impl FromStr for Player {
                     contempt: 0.0,
                     small_seeds: 0,
                     store_repetitions: false,
+                    extend_extra_moves: false,
                 };
                 for kv in opts.split(',').filter(|s| !s.is_empty()) {
                     let (k, v) = kv
@@ -174,6 +178,13 @@ impl FromStr for Player {
                                     err(format!("contempt {v:?}: expected -100 to 100 seeds"))
                                 })?
                         }
+                        "ext" => {
+                            e.extend_extra_moves = match v {
+                                "0" => false,
+                                "1" => true,
+                                _ => return Err(err(format!("ext {v:?}: expected 0 or 1"))),
+                            }
+                        }
                         "ghi" => {
                             e.store_repetitions = match v {
                                 "0" => false,
@@ -195,7 +206,7 @@ impl FromStr for Player {
                         }
                         _ => {
                             return Err(err(format!(
-                            "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt, small, ghi)"
+                            "unknown key {k:?} (movetime, depth, nodes, weights, exact, contempt, small, ghi, ext)"
                         )))
                         }
                     }
@@ -239,6 +250,9 @@ impl fmt::Display for Player {
                 }
                 if e.store_repetitions {
                     parts.push("ghi=1".to_string());
+                }
+                if e.extend_extra_moves {
+                    parts.push("ext=1".to_string());
                 }
                 if parts.is_empty() {
                     f.write_str("engine")
@@ -348,6 +362,7 @@ impl<R: Evaluate> Mover<R> {
                 let mut heuristic = HeuristicSearch::new(rules.clone(), weights, 8);
                 heuristic.set_contempt((settings.contempt * 100.0).round() as i32);
                 heuristic.set_store_repetitions(settings.store_repetitions);
+                heuristic.set_extend_extra_moves(settings.extend_extra_moves);
                 if settings.small_seeds > 0 {
                     heuristic.set_small_endgames(Some(SmallEndgames::new(
                         settings.small_seeds,
@@ -564,7 +579,7 @@ mod tests {
             "random",
             "greedy",
             "engine",
-            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0,contempt=1.5,small=8,ghi=1",
+            "engine:movetime=0.5,depth=3,nodes=100,weights=1/2/3/4/5,exact=0,contempt=1.5,small=8,ghi=1,ext=1",
         ] {
             let p: Player = text.parse().expect(text);
             assert_eq!(p.to_string(), text);

@@ -127,6 +127,9 @@ pub struct HeuristicSearch<R: Evaluate> {
     stop: Option<Arc<AtomicBool>>,
     all_moves: bool,
     store_repetitions: bool,
+    extend_extra_moves: bool,
+    /// The depth of the running iteration.
+    iteration_depth: u32,
     contempt: i32,
     /// The root's side to move (for the contempt).
     root_side: Option<crate::types::Side>,
@@ -151,6 +154,8 @@ impl<R: Evaluate> HeuristicSearch<R> {
             stop: None,
             all_moves: false,
             store_repetitions: false,
+            extend_extra_moves: false,
+            iteration_depth: 0,
             contempt: 0,
             root_side: None,
             nodes: 0,
@@ -207,6 +212,12 @@ impl<R: Evaluate> HeuristicSearch<R> {
         self.store_repetitions = on;
     }
 
+    /// Extra moves (the turn kept, G5b, R2) cost no depth, up to a line twice the
+    /// iteration's depth (off by default).
+    pub fn set_extend_extra_moves(&mut self, on: bool) {
+        self.extend_extra_moves = on;
+    }
+
     /// The weights in use.
     pub fn weights(&self) -> Weights {
         self.weights
@@ -260,6 +271,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
             if depth > 1 && limits.soft_deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
+            self.iteration_depth = depth;
             let mut alpha = -INF;
             let mut best: Option<(usize, Val)> = None;
             let mut scores: Vec<Option<Val>> = vec![None; root_kids.len()];
@@ -380,7 +392,15 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 ..v
             }
         } else {
-            let v = self.search(&c.state, depth - 1, alpha - gain, beta - gain, ply, d + k);
+            // An extra move (G5b, R2) keeps the turn: with the extension on it costs no
+            // depth while the line is shorter than twice the iteration's depth, so a chain
+            // of extra moves cannot push a turn-over past the horizon.
+            let next = if self.extend_extra_moves && (ply as u32) < 2 * self.iteration_depth {
+                depth
+            } else {
+                depth - 1
+            };
+            let v = self.search(&c.state, next, alpha - gain, beta - gain, ply, d + k);
             Val {
                 score: gain + v.score,
                 ..v

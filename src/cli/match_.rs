@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
     solver's share of the time, 0 to skip it; default 0.3), small=SEEDS (small endgames \
     up to SEEDS seeds on the board solved exactly inside the heuristic tree; default 0, \
     off), ghi=1 (scores that depend on a repetition of the path kept in the heuristic \
-    table; default 0). An engine without movetime, \
+    table; default 0), ext=1 (extra moves cost no search depth; default 0). An engine \
+    without movetime, \
     depth or nodes thinks --movetime a move.\n\n\
     Each opening (the start plus --random-plies random moves, seeded by --seed) is played \
     twice, the players swapping sides. A game ends when neither side can move (final \
