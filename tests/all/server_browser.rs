@@ -231,6 +231,15 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
             }
         })
         .await;
+        // Every look-up waits up to 15 s for its element (WebDriver's implicit wait), so a
+        // page slowed by a loaded machine is waited for, not reported missing.
+        c.update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            None,
+            None,
+            Some(Duration::from_secs(15)),
+        ))
+        .await
+        .unwrap();
 
         // 1. Open a position by its address; every move's value equals the solver's.
         let text = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
