@@ -8,10 +8,15 @@
 //! the thread's CPU time is measured. Prints one line per position with `--verbose`, and a
 //! table of the CPU time by graph size.
 //!
-//!     cargo run --release --example retro_endgames -- [COUNT] [SEED] [CAP] [--verbose]
+//! A graph given up by the early exit (`RetroError::TooLargeEarly`: a size bound far above
+//! the cap) is counted with the CPU time of giving up; with `--check-early` each such
+//! graph is enumerated again without the early exit, up to the cap, and the example
+//! fails if one of them fits in it (the early exit's guarantee, docs/solver.md).
+//!
+//!     cargo run --release --example retro_endgames -- [COUNT] [SEED] [CAP] [--verbose] [--check-early]
 
 use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
-use giuthi::solve::retro::{solve_position, RetroError};
+use giuthi::solve::retro::{solve_graph_with, solve_position, RetroError};
 use giuthi::{BySide, Position, Side};
 
 struct Rng(u64);
@@ -45,6 +50,7 @@ fn cpu_seconds() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "--verbose");
+    let check_early = args.iter().any(|a| a == "--check-early");
     let nums: Vec<u64> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let count = nums.first().copied().unwrap_or(300) as usize;
     let seed = nums.get(1).copied().unwrap_or(1);
@@ -69,6 +75,8 @@ fn main() {
     ];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); buckets.len()];
     let mut too_large = 0;
+    let mut early: Vec<f64> = Vec::new();
+    let mut early_checked = 0;
     for k in 0..count {
         let n = 4 + rng.below(7) as usize;
         let v = variants[rng.below(variants.len() as u64) as usize];
@@ -107,6 +115,19 @@ fn main() {
                     println!("{k:4} {pos}  more than {cap} states");
                 }
             }
+            Err(RetroError::TooLargeEarly { bound, .. }) => {
+                early.push(cpu_seconds() - t0);
+                if verbose {
+                    println!("{k:4} {pos}  given up early (bound {bound})");
+                }
+                if check_early {
+                    match solve_graph_with(&pos.rules, &pos.state, cap, false) {
+                        Err(RetroError::TooLarge { .. }) => early_checked += 1,
+                        Ok(g) => panic!("{pos}: given up early but has {} states", g.len()),
+                        Err(e) => panic!("{pos}: {e}"),
+                    }
+                }
+            }
             Err(e) => panic!("{pos}: {e}"),
         }
     }
@@ -129,4 +150,19 @@ fn main() {
         );
     }
     println!("| more than {cap} (not solved here) | {too_large} | | | |");
+    if !early.is_empty() {
+        early.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "| given up early (bound > 8 x cap) | {} | {:.4} | | {:.4} |",
+            early.len(),
+            early[early.len() / 2],
+            early[early.len() - 1]
+        );
+    }
+    if check_early {
+        println!(
+            "--check-early: {early_checked} of {} graphs given up early have more than {cap} states",
+            early.len()
+        );
+    }
 }

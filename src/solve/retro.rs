@@ -37,7 +37,6 @@ use crate::position::Position;
 use crate::rules::{Child, Rules};
 use crate::types::Side;
 use crate::value::{Bounds, GameResult, Score, NEG_INF, POS_INF};
-use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The default cap on the states of a graph solved by [`solve_position`] in the CLI
@@ -53,6 +52,21 @@ pub enum RetroError {
     TooLarge {
         /// The cap that was passed.
         limit: usize,
+    },
+    /// The early exit gave the graph up: its size bound ([`board_bound`]) is more than
+    /// [`BOUND_FACTOR`] times the cap and [`PROBE_STATES`] states did not exhaust it
+    /// (only in [`EARLY_EXIT_GAMES`]).
+    #[error(
+        "the retrograde solver stopped early: a size bound of {bound} states for a cap of \
+         {limit}, and more than {probe} states reachable"
+    )]
+    TooLargeEarly {
+        /// The cap that was passed.
+        limit: usize,
+        /// The size bound (saturated at `u64::MAX`).
+        bound: u64,
+        /// States enumerated before giving up ([`PROBE_STATES`]).
+        probe: usize,
     },
     /// A reachable state's moves are not enumerated (a Kiothi opening redistribution, K3).
     #[error("the retrograde solver needs every reachable state's moves (a Kiothi opening, K3)")]
@@ -74,6 +88,50 @@ pub enum RetroError {
         /// Seeds the move captured.
         captured: u16,
     },
+}
+
+/// States enumerated before the early exit gives up a graph whose bound
+/// ([`board_bound`]) is more than [`BOUND_FACTOR`] times the cap.
+///
+/// A graph that size bound says is far too large is usually, but not always (the game
+/// may end within a few moves), too large indeed: the first states tell (docs/solver.md,
+/// The early exit). 4,096 states cost about a millisecond.
+pub const PROBE_STATES: usize = 1 << 12;
+
+/// How far above the cap the size bound must be for the early exit. On random Giuthi
+/// endgames the reachable graph is 19% to 53% of [`board_bound`] once it has more than
+/// [`PROBE_STATES`] states (examples/retro_endgames.rs), so a graph within the cap has a
+/// bound below about 5 times the cap; 8 leaves a margin.
+pub const BOUND_FACTOR: f64 = 8.0;
+
+/// The games whose graphs the early exit may give up: those where the fraction of
+/// [`board_bound`] that is reachable was measured (Giuthi, every variant). Kiothi's
+/// graphs can be far smaller than their bound (a 2x10 graph of under 20,000 states had a
+/// bound of 6.2 M: tests/all/solver_retro.rs), and Kalah's were not measured.
+pub const EARLY_EXIT_GAMES: &[&str] = &["giuthi"];
+
+/// An upper bound on the states of `root`'s reachable graph from seeds and pits alone:
+/// `2 * C(S + 2n, 2n)`, the boards of at most `S` seeds (the root's) over `2n` pits,
+/// either side to move (states only lose seeds). Exact for games whose state is the
+/// board and the turn (Giuthi, Kalah); Kiothi's marks make its true bound larger, so
+/// the early exit is only rarer there.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::Position;
+/// use giuthi::rules::giuthi::Giuthi;
+/// use giuthi::solve::retro::board_bound;
+/// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
+/// // 5 seeds on 8 pits: 2 * C(13, 8) = 2 * 1287.
+/// assert_eq!(board_bound(&pos.rules, &pos.state), 2574.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn board_bound<R: Rules>(rules: &R, root: &R::State) -> f64 {
+    let seeds = rules.seeds_on_board(root) as f64;
+    let pits = 2 * rules.pits_per_row();
+    // C(S + p, p) = prod_{k=1..p} (S + k) / k, exact in f64 far beyond any cap.
+    (1..=pits).fold(2.0, |c, k| c * (seeds + k as f64) / k as f64)
 }
 
 /// A South-relative infinity (as in [`super::naive`]); far beyond any margin.
@@ -134,39 +192,167 @@ impl Hasher for FxHasher {
 
 type FxBuild = BuildHasherDefault<FxHasher>;
 
-/// State numbers by exact key ([`Rules::key`], when every state of the graph is within
-/// [`Rules::exact_key_limit`]: 16 bytes an entry) or else by the state itself.
-enum StateIndex<S> {
-    Keys(HashMap<u64, u32, FxBuild>),
-    States(HashMap<S, u32, FxBuild>),
+/// Asks the processor to bring `x`'s cache line in (a hint only).
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = std::ptr::from_ref(x).cast::<i8>();
+        // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` points
+        // to a live value anyway.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
-impl<S: Copy + Eq + std::hash::Hash> StateIndex<S> {
-    /// The number of `s`, given `next` when it is new.
-    #[inline]
-    fn find_or_insert<R: Rules<State = S>>(&mut self, rules: &R, s: &S, next: u32) -> u32 {
-        match self {
-            StateIndex::Keys(m) => *m.entry(rules.key(s)).or_insert(next),
-            StateIndex::States(m) => *m.entry(*s).or_insert(next),
+/// `n` copies of `x` in memory advised to the kernel as huge pages (2 MB, where
+/// transparent huge pages are on `madvise`) when the vector is large: the look-ups of
+/// the state table and the sweeps are random, and 4 KB pages would add a TLB miss to
+/// almost every one.
+fn huge_vec<T: Clone>(n: usize, x: T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let bytes = n * std::mem::size_of::<T>();
+        if bytes >= 2 * HUGE {
+            let start = v.as_mut_ptr() as usize;
+            let lo = start.next_multiple_of(HUGE);
+            let hi = (start + bytes) / HUGE * HUGE;
+            if hi > lo {
+                // SAFETY: advice on pages of this vector's own (not yet written)
+                // allocation; madvise(MADV_HUGEPAGE) never changes its contents.
+                #[allow(unsafe_code)]
+                unsafe {
+                    libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+                }
+            }
+        }
+    }
+    v.resize(n, x);
+    v
+}
+
+/// The number a state's slot holds when it is free.
+const FREE: u32 = u32::MAX;
+
+/// One slot of [`StateIndex`]: a state's tag and its number (16 bytes, four a cache line).
+#[derive(Clone, Copy)]
+struct Slot {
+    tag: u64,
+    num: u32,
+}
+
+/// State numbers, in an open-addressing table (linear probing, at most half full) of
+/// `(tag, number)` slots. The tag is the exact [`Rules::key`] when every state of the
+/// graph is within [`Rules::exact_key_limit`] (the root is: states only lose seeds), so a
+/// tag match is a state match and one cache line answers a look-up; otherwise the tag is
+/// a hash of the state and a match is confirmed on the state itself.
+struct StateIndex {
+    /// Whether tags are exact keys.
+    exact: bool,
+    slots: Vec<Slot>,
+    /// `64 - log2(slots.len())`: the home slot is the tag's top bits after a
+    /// multiplicative mix.
+    shift: u32,
+    len: usize,
+}
+
+impl StateIndex {
+    fn new(exact: bool) -> StateIndex {
+        let bits = 12;
+        StateIndex {
+            exact,
+            slots: huge_vec(1 << bits, Slot { tag: 0, num: FREE }),
+            shift: 64 - bits,
+            len: 0,
         }
     }
 
-    fn find<R: Rules<State = S>>(&self, rules: &R, s: &S) -> Option<u32> {
-        match self {
-            StateIndex::Keys(m) => {
-                if rules.seeds_on_board(s) > rules.exact_key_limit() {
-                    return None;
-                }
-                m.get(&rules.key(s)).copied()
+    /// The tag of `s` (its exact key, or a hash of it).
+    #[inline]
+    fn tag<R: Rules>(&self, rules: &R, s: &R::State) -> u64 {
+        if self.exact {
+            rules.key(s)
+        } else {
+            use std::hash::BuildHasher;
+            FxBuild::default().hash_one(s)
+        }
+    }
+
+    #[inline]
+    fn home(&self, tag: u64) -> usize {
+        (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// Asks the processor for the home slot of `tag` (a hint: the enumeration prefetches
+    /// every child's slot before looking any up, so that their misses overlap).
+    #[inline]
+    fn prefetch(&self, tag: u64) {
+        prefetch(&self.slots[self.home(tag)]);
+    }
+
+    /// The number of the state `s` of tag `tag` (`states`: the states by number), or
+    /// `next` after recording it when it is new.
+    #[inline]
+    fn find_or_insert<S: Eq>(&mut self, tag: u64, s: &S, states: &[S], next: u32) -> u32 {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(tag);
+        loop {
+            let slot = self.slots[i];
+            if slot.num == FREE {
+                self.slots[i] = Slot { tag, num: next };
+                self.len += 1;
+                return next;
             }
-            StateIndex::States(m) => m.get(s).copied(),
+            if slot.tag == tag && (self.exact || states[slot.num as usize] == *s) {
+                return slot.num;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The number of `s` (tag `tag`), if recorded.
+    fn find<S: Eq>(&self, tag: u64, s: &S, states: &[S]) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(tag);
+        loop {
+            let slot = self.slots[i];
+            if slot.num == FREE {
+                return None;
+            }
+            if slot.tag == tag && (self.exact || states[slot.num as usize] == *s) {
+                return Some(slot.num);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the table (the tags are kept, so nothing is recomputed).
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = huge_vec(2 * old.len(), Slot { tag: 0, num: FREE });
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.num != FREE) {
+            let mut i = self.home(slot.tag);
+            while self.slots[i].num != FREE {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = slot;
         }
     }
 
     fn renumber(&mut self, new_of: &[u32]) {
-        match self {
-            StateIndex::Keys(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
-            StateIndex::States(m) => m.values_mut().for_each(|v| *v = new_of[*v as usize]),
+        for slot in self.slots.iter_mut().filter(|s| s.num != FREE) {
+            slot.num = new_of[slot.num as usize];
         }
     }
 }
@@ -208,7 +394,7 @@ pub struct GraphValues<R: Rules> {
     root: usize,
     /// The states by number: by layer (seeds on the board), fewest seeds first.
     states: Vec<R::State>,
-    index: StateIndex<R::State>,
+    index: StateIndex,
     /// CSR: the edges of state `i` are `first[i]..first[i + 1]`, in [`Rules::children`]
     /// order.
     first: Vec<u32>,
@@ -238,6 +424,11 @@ pub struct GraphValues<R: Rules> {
 /// # Errors
 ///
 /// [`RetroError::TooLarge`] when more than `max_states` states are reachable;
+/// [`RetroError::TooLargeEarly`] when the early exit gave the graph up (a game of
+/// [`EARLY_EXIT_GAMES`] whose size bound is more than [`BOUND_FACTOR`] times
+/// `max_states`, and [`PROBE_STATES`] states did not
+/// exhaust it: such a graph is almost always larger than the cap; see
+/// [`solve_graph_with`] to switch the early exit off);
 /// [`RetroError::NotEnumerable`] when a reachable state's moves are not listed;
 /// [`RetroError::Unlayered`] when the rules break the seed layering.
 pub fn solve_graph<R: Rules>(
@@ -245,26 +436,56 @@ pub fn solve_graph<R: Rules>(
     root: &R::State,
     max_states: usize,
 ) -> Result<GraphValues<R>, RetroError> {
-    let mut g = GraphValues::enumerate(rules, root, max_states)?;
+    solve_graph_with(rules, root, max_states, true)
+}
+
+/// [`solve_graph`], with the early exit ([`RetroError::TooLargeEarly`]) on or off: off,
+/// a graph is given up only once it has more than `max_states` states (the early exit's
+/// check in examples/retro_endgames.rs).
+///
+/// # Errors
+///
+/// As [`solve_graph`].
+pub fn solve_graph_with<R: Rules>(
+    rules: &R,
+    root: &R::State,
+    max_states: usize,
+    early_exit: bool,
+) -> Result<GraphValues<R>, RetroError> {
+    let mut g = GraphValues::enumerate(rules, root, max_states, early_exit)?;
     g.sweep_all();
     Ok(g)
 }
 
 impl<R: Rules> GraphValues<R> {
-    fn enumerate(rules: &R, root: &R::State, max_states: usize) -> Result<Self, RetroError> {
+    fn enumerate(
+        rules: &R,
+        root: &R::State,
+        max_states: usize,
+        early_exit: bool,
+    ) -> Result<Self, RetroError> {
+        // The early exit: a graph whose size bound is far above the cap is given up once
+        // it passes PROBE_STATES states.
+        let bound = board_bound(rules, root);
+        let give_up_at = if early_exit
+            && EARLY_EXIT_GAMES.contains(&rules.name())
+            && bound > BOUND_FACTOR * max_states as f64
+        {
+            PROBE_STATES
+        } else {
+            usize::MAX
+        };
         // Breadth first, numbered in the order found.
         let mut states = vec![*root];
-        let mut index = if rules.seeds_on_board(root) <= rules.exact_key_limit() {
-            StateIndex::Keys(HashMap::default())
-        } else {
-            StateIndex::States(HashMap::default())
-        };
-        index.find_or_insert(rules, root, 0);
+        let mut index = StateIndex::new(rules.seeds_on_board(root) <= rules.exact_key_limit());
+        let tag = index.tag(rules, root);
+        index.find_or_insert(tag, root, &states, 0);
         let mut first = vec![0u32];
         let mut to: Vec<u32> = Vec::new();
         let mut gain: Vec<u16> = Vec::new();
         let mut seeds = Vec::new();
         let mut children: Vec<Child<R>> = Vec::new();
+        let mut tags: Vec<u64> = Vec::new();
         let mut i = 0;
         while i < states.len() {
             let s = states[i];
@@ -279,7 +500,14 @@ impl<R: Rules> GraphValues<R> {
                     moves: children.len(),
                 });
             }
+            // Every child's tag and slot first, so that the slots' misses overlap.
+            tags.clear();
             for c in &children {
+                let t = index.tag(rules, &c.state);
+                index.prefetch(t);
+                tags.push(t);
+            }
+            for (c, &t) in children.iter().zip(&tags) {
                 let there = rules.seeds_on_board(&c.state);
                 let layered = if c.captured == 0 {
                     there <= here
@@ -294,10 +522,17 @@ impl<R: Rules> GraphValues<R> {
                     });
                 }
                 let next = states.len() as u32;
-                let j = index.find_or_insert(rules, &c.state, next);
+                let j = index.find_or_insert(t, &c.state, &states, next);
                 if j == next {
                     if states.len() >= max_states {
                         return Err(RetroError::TooLarge { limit: max_states });
+                    }
+                    if states.len() >= give_up_at {
+                        return Err(RetroError::TooLargeEarly {
+                            limit: max_states,
+                            bound: bound as u64,
+                            probe: give_up_at,
+                        });
                     }
                     states.push(c.state);
                 }
@@ -391,8 +626,8 @@ impl<R: Rules> GraphValues<R> {
         }
         let span = top as i32 + 1;
         let empty = Sweep {
-            val: vec![-INF; n],
-            choice: vec![NO_EDGE; n],
+            val: huge_vec(n, -INF),
+            choice: huge_vec(n, NO_EDGE),
         };
         Ok(GraphValues {
             rules: rules.clone(),
@@ -429,7 +664,7 @@ impl<R: Rules> GraphValues<R> {
                 choice: Vec::new(),
             },
         );
-        let mut scratch = Scratch::new(self.states.len(), self.span);
+        let mut scratch = Scratch::new(self.span);
         for l in 0..self.layer_start.len() - 1 {
             let (lo, hi) = (self.layer_start[l], self.layer_start[l + 1]);
             if lo == hi {
@@ -456,69 +691,84 @@ impl<R: Rules> GraphValues<R> {
         let sign = if south_max { 1 } else { -1 };
         let span = sc.span;
         let layer_lo = range.start as u32;
-        let is_max = |i: usize| self.south[i] == south_max;
-        let contrib = |sw: &Sweep, i: usize, e: usize| -> i32 {
-            let v = sw.val[self.to[e] as usize];
-            if v <= -INF {
-                return -INF;
-            }
-            let k = self.gain[e] as i32;
-            // The gain for South, then for the maximising side.
-            let g = if self.south[i] { k } else { -k };
-            v + sign * g
-        };
-        for i in range {
-            sc.done[i] = false;
-            sw.val[i] = -INF;
-            sw.choice[i] = NO_EDGE;
+        let base = range.start;
+        // Every record of the range (and the end's reverse edge start) is written below
+        // before it is read.
+        if sc.work.len() < range.len() + 1 {
+            sc.work = huge_vec(range.len() + 1, Work::default());
+        }
+        sc.work[range.len()].rev = self.rev_first[range.end];
+        for i in range.clone() {
+            let w = &mut sc.work[i - base];
+            w.rev = self.rev_first[i];
             let term = match fixed {
                 Some((f, v)) if f as usize == i => Some(v),
                 _ => self.terminal[i],
             };
             if let Some(t) = term {
-                sc.fixed[i] = true;
-                sc.push(sign * t, i as u32);
+                w.flags = FIXED;
+                w.choice = NO_EDGE;
+                sc.buckets[(sign * t + span) as usize].push(i as u32);
                 continue;
             }
-            sc.fixed[i] = false;
+            let south = self.south[i];
+            // The mover's gain for the maximising side, per seed captured.
+            let g_sign = if south == south_max { 1 } else { -1 };
             let (e0, e1) = (self.first[i] as usize, self.first[i + 1] as usize);
-            if is_max(i) {
+            let mut choice = NO_EDGE;
+            if south == south_max {
+                w.flags = MAX;
                 let mut best = -INF;
                 for e in e0..e1 {
-                    if self.to[e] >= layer_lo {
+                    let j = self.to[e];
+                    if j >= layer_lo {
                         continue;
                     }
-                    let c = contrib(sw, i, e);
+                    let v = sw.val[j as usize];
+                    let c = if v <= -INF {
+                        -INF
+                    } else {
+                        v + g_sign * self.gain[e] as i32
+                    };
                     if c > best {
                         best = c;
-                        sw.choice[i] = (e - e0) as u8;
+                        choice = (e - e0) as u8;
                     }
                 }
-                sc.aux[i] = best;
+                w.aux = best;
+                w.choice = choice;
                 if best > -INF {
-                    sc.push(best, i as u32);
+                    sc.buckets[(best + span) as usize].push(i as u32);
                 }
             } else {
                 let mut worst = INF;
-                let mut pending = 0u32;
+                let mut pending = 0u8;
                 for e in e0..e1 {
-                    if self.to[e] >= layer_lo {
+                    let j = self.to[e];
+                    if j >= layer_lo {
                         pending += 1;
                         continue;
                     }
-                    let c = contrib(sw, i, e);
+                    let v = sw.val[j as usize];
+                    let c = if v <= -INF {
+                        -INF
+                    } else {
+                        v + g_sign * self.gain[e] as i32
+                    };
                     if c < worst {
                         worst = c;
-                        sw.choice[i] = (e - e0) as u8;
+                        choice = (e - e0) as u8;
                     }
                 }
-                sc.aux[i] = worst;
-                sc.pending[i] = pending;
+                w.aux = worst;
+                w.choice = choice;
+                w.pending = pending;
+                w.flags = 0;
                 if worst <= -INF {
                     // An exit the maximising side cannot force to an end: settled at -INF.
-                    sc.done[i] = true;
+                    w.flags = DONE;
                 } else if pending == 0 {
-                    sc.push(worst, i as u32);
+                    sc.buckets[(worst + span) as usize].push(i as u32);
                 }
             }
         }
@@ -532,38 +782,52 @@ impl<R: Rules> GraphValues<R> {
                 cur -= 1;
                 continue;
             };
-            let i = i as usize;
-            if sc.done[i] {
+            let k = i as usize - base;
+            let wi = &mut sc.work[k];
+            if wi.flags & DONE != 0 {
                 continue;
             }
             let v = cur - span;
-            sc.done[i] = true;
-            sw.val[i] = v;
-            for r in self.rev_first[i]..self.rev_first[i + 1] {
-                let (p, e) = self.rev[r as usize];
+            wi.flags |= DONE;
+            wi.aux = v;
+            let rs = wi.rev as usize..sc.work[k + 1].rev as usize;
+            // The predecessors' records first, so that their misses overlap.
+            for &(p, _) in &self.rev[rs.clone()] {
+                prefetch(&sc.work[p as usize - base]);
+            }
+            for r in rs {
+                let (p, e) = self.rev[r];
                 let p = p as usize;
-                if sc.done[p] || sc.fixed[p] {
+                let w = &mut sc.work[p - base];
+                if w.flags & (DONE | FIXED) != 0 {
                     continue;
                 }
-                if is_max(p) {
-                    if v > sc.aux[p] {
-                        sc.aux[p] = v;
-                        sw.choice[p] = e;
-                        sc.push(v, p as u32);
+                if w.flags & MAX != 0 {
+                    if v > w.aux {
+                        w.aux = v;
+                        w.choice = e;
+                        sc.buckets[cur as usize].push(p as u32);
                     }
                 } else {
-                    sc.pending[p] -= 1;
-                    if sc.pending[p] == 0 {
-                        if v <= sc.aux[p] {
-                            sw.choice[p] = e;
-                            sc.push(v, p as u32);
-                        } else {
-                            let w = sc.aux[p];
-                            sc.push(w, p as u32);
+                    w.pending -= 1;
+                    if w.pending == 0 {
+                        if v <= w.aux {
+                            w.choice = e;
+                            w.aux = v;
                         }
+                        let x = w.aux;
+                        sc.buckets[(x + span) as usize].push(p as u32);
                     }
                 }
             }
+        }
+        for ((c, v), w) in sw.choice[range.clone()]
+            .iter_mut()
+            .zip(&mut sw.val[range])
+            .zip(&sc.work)
+        {
+            *c = w.choice;
+            *v = if w.flags & DONE != 0 { w.aux } else { -INF };
         }
     }
 
@@ -589,7 +853,11 @@ impl<R: Rules> GraphValues<R> {
 
     /// `(lo, hi)` of V2 for the side to move in `s`, if `s` is in the graph.
     pub fn bounds(&self, s: &R::State) -> Option<Bounds> {
-        let i = self.index.find(&self.rules, s)?;
+        if self.index.exact && self.rules.seeds_on_board(s) > self.rules.exact_key_limit() {
+            return None;
+        }
+        let tag = self.index.tag(&self.rules, s);
+        let i = self.index.find(tag, s, &self.states)?;
         Some(self.bounds_at(i as usize))
     }
 
@@ -633,7 +901,7 @@ impl<R: Rules> GraphValues<R> {
         let mut a = self.sweep_a.clone();
         let mut b = self.sweep_b.clone();
         let span = self.span.max(c_south.abs() + 1);
-        let mut sc = Scratch::new(self.states.len(), span);
+        let mut sc = Scratch::new(span);
         let l = self.seeds[self.root] as usize;
         let range = self.layer_start[l]..self.layer_start[l + 1];
         let fixed = Some((self.root as u32, c_south));
@@ -733,32 +1001,46 @@ impl<R: Rules> GraphValues<R> {
     }
 }
 
-/// Per-sweep working memory.
+/// A state's working record in one layer's sweep (12 bytes, so that a reverse edge costs
+/// one cache miss, and settling a state one more for its reverse edges).
+#[derive(Clone, Copy, Default)]
+struct Work {
+    /// Maximising state: the best value so far; minimising: the least exit value; once
+    /// settled ([`DONE`]): the value.
+    aux: i32,
+    /// The first of the state's reverse in-layer edges (its `rev_first`; the next
+    /// record's is the end).
+    rev: u32,
+    /// Minimising state: in-layer moves not settled yet.
+    pending: u8,
+    /// [`DONE`], [`FIXED`], [`MAX`].
+    flags: u8,
+    /// The strategy's edge (offset among the state's edges; `NO_EDGE`: none).
+    choice: u8,
+}
+
+/// [`Work::flags`]: the state's value is settled.
+const DONE: u8 = 1;
+/// [`Work::flags`]: a terminal (or the root made one).
+const FIXED: u8 = 2;
+/// [`Work::flags`]: the sweep's maximising side moves.
+const MAX: u8 = 4;
+
+/// Per-sweep working memory: the bucket queue (one bucket per value) and the records of
+/// the layer's states.
 struct Scratch {
     span: i32,
     buckets: Vec<Vec<u32>>,
-    done: Vec<bool>,
-    fixed: Vec<bool>,
-    aux: Vec<i32>,
-    pending: Vec<u32>,
+    work: Vec<Work>,
 }
 
 impl Scratch {
-    fn new(n: usize, span: i32) -> Scratch {
+    fn new(span: i32) -> Scratch {
         Scratch {
             span,
             buckets: vec![Vec::new(); 2 * span as usize + 1],
-            done: vec![false; n],
-            fixed: vec![false; n],
-            aux: vec![0; n],
-            pending: vec![0; n],
+            work: Vec::new(),
         }
-    }
-
-    #[inline]
-    fn push(&mut self, v: i32, i: u32) {
-        debug_assert!(v.abs() <= self.span, "value {v} beyond {}", self.span);
-        self.buckets[(v + self.span) as usize].push(i);
     }
 }
 

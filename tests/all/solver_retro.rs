@@ -11,7 +11,10 @@ use giuthi::rules::kiothi::{self, Kiothi, KiothiState, Phase, PITS};
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::{naive_solve, NaiveGraph};
-use giuthi::solve::retro::{solve_graph, solve_position, RetroError};
+use giuthi::solve::retro::{
+    board_bound, solve_graph, solve_graph_with, solve_position, RetroError, BOUND_FACTOR,
+    DEFAULT_MAX_STATES, PROBE_STATES,
+};
 use giuthi::{BySide, Position};
 
 use crate::common::{replay_pv, Rng};
@@ -203,6 +206,46 @@ fn retro_stops_at_the_state_cap() {
     assert!(matches!(
         solve_graph(&pos.rules, &pos.state, 1000),
         Err(RetroError::TooLarge { limit: 1000 })
+    ));
+}
+
+/// The early exit: the 2x5x2 start (a size bound of 2 * C(30, 10) = 60 M states, more
+/// than 8 times the default cap) is given up after PROBE_STATES states, with the early
+/// exit off only at the cap; the README's slow endgame (bound 2 * C(24, 16) = 1.47 M,
+/// graph 411,572 states) is below the early exit's reach; a Giuthi graph of more than
+/// Kiothi never gives up early.
+#[test]
+fn early_exit_gives_up_only_giuthi_graphs_with_a_bound_far_above_the_cap() {
+    let start: Position<Giuthi> = "giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0".parse().expect("start");
+    assert_eq!(board_bound(&start.rules, &start.state), 2.0 * 30_045_015.0);
+    assert!(matches!(
+        solve_graph(&start.rules, &start.state, DEFAULT_MAX_STATES),
+        Err(RetroError::TooLargeEarly {
+            limit: DEFAULT_MAX_STATES,
+            bound: 60_090_030,
+            probe: PROBE_STATES,
+        })
+    ));
+    // Without the early exit, the same small cap stops it at the cap.
+    assert!(matches!(
+        solve_graph_with(&start.rules, &start.state, 2 * PROBE_STATES, false),
+        Err(RetroError::TooLarge { .. })
+    ));
+    let slow: Position<Giuthi> = "giuthi 0,0,0,1,0,0,1,0/1,0,0,2,1,0,1,1 S 1,4"
+        .parse()
+        .expect("position");
+    let b = board_bound(&slow.rules, &slow.state);
+    assert_eq!(b, 2.0 * 735_471.0);
+    assert!(b < BOUND_FACTOR * DEFAULT_MAX_STATES as f64);
+    // Kiothi is never given up early: this graph passes PROBE_STATES and a bound of more
+    // than 8 times the cap, and is given up only at the cap.
+    let k: Position<Kiothi> = "kiothi 2,0,0,1,0,0,1,0,2,0/0,1,0,1,0,2,0,1,0,1 S 0,0 play"
+        .parse()
+        .expect("kiothi");
+    assert!(board_bound(&k.rules, &k.state) > BOUND_FACTOR * 20_000.0);
+    assert!(matches!(
+        solve_graph(&k.rules, &k.state, 20_000),
+        Err(RetroError::TooLarge { limit: 20_000 })
     ));
 }
 
