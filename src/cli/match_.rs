@@ -239,8 +239,8 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
         );
         println!("{}", t.elo_line());
         println!(
-            "draws by repetition {}, adjudicated at --max-plies {}; {secs:.1} s",
-            result.repetitions, result.ply_limit
+            "draws: {} by repetition, {} adjudicated at the ply limit (--max-plies {}); {secs:.1} s",
+            result.repetitions, result.ply_limit, args.max_plies
         );
     }
     Ok(if stop.load(Ordering::Relaxed) { 130 } else { 0 })

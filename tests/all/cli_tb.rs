@@ -94,9 +94,10 @@ fn tb_probe_text_and_errors() {
     let o = giuthi(&["tb", "probe", d, "giuthi 0,0,2,0/0,1,0,0 N 0,0"]);
     assert!(o.status.success(), "{o:?}");
     assert!(stdout(&o).contains("margin"));
-    // A layer beyond the tables: a failure, exit 1, naming the folder.
+    // A layer beyond the tables: a usage error (exit 2, as a position of another board
+    // below), naming the folder and the layers it holds.
     let o = giuthi(&["tb", "probe", d, "giuthi 4,0,0,0/0,0,0,4 S 0,0"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0..=6"));
     // Another board size: no tables at all for it, a usage error as with `solve --tb`
     // and `tb stats` on a folder without tables (exit 2), naming the file looked for.
