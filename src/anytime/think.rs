@@ -222,7 +222,7 @@ pub fn think<R: Evaluate>(
             answer.exact = true;
             answer.margin = Some(d + it.score / 100);
         } else {
-            answer.eval = Some(d as f64 + it.score as f64 / 100.0);
+            answer.eval = Some(hundredths(d as f64 + it.score as f64 / 100.0));
         }
         answer.moves = it
             .moves
@@ -240,7 +240,9 @@ pub fn think<R: Evaluate>(
         pos.rules.children(&pos.state, &mut kids);
         answer.best = kids.first().map(|c| c.mv);
         answer.pv = answer.best.into_iter().collect();
-        answer.eval = Some(d as f64 + heuristic.evaluate(&pos.state) as f64 / 100.0);
+        answer.eval = Some(hundredths(
+            d as f64 + heuristic.evaluate(&pos.state) as f64 / 100.0,
+        ));
         answer.depth = Some(0);
     }
     if opts.all_moves && answer.moves.is_empty() {
@@ -252,7 +254,7 @@ pub fn think<R: Evaluate>(
                 mv: c.mv,
                 exact: false,
                 margin: None,
-                eval: Some(d as f64 + v),
+                eval: Some(hundredths(d as f64 + v)),
             });
         }
     }
@@ -391,4 +393,10 @@ fn exact<R: Rules>(
 /// The weights of `rules` unless `given`.
 pub fn weights_for<R: Evaluate>(rules: &R, given: Option<Weights>) -> Weights {
     given.unwrap_or_else(|| rules.default_weights())
+}
+
+/// `seeds` rounded to hundredths (the evaluation's unit), so that JSON says `-3.4`, not
+/// `-3.4000000000000004`.
+pub fn hundredths(seeds: f64) -> f64 {
+    (seeds * 100.0).round() / 100.0
 }

@@ -6,7 +6,9 @@ use super::solve::{make_solver, oracle, stop_flag, Common, OracleFor};
 use giuthi::anytime::eval::{Evaluate, Weights};
 use giuthi::anytime::matchplay::parse_seconds;
 use giuthi::anytime::search::{HeuristicSearch, Iteration};
-use giuthi::anytime::think::{think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE};
+use giuthi::anytime::think::{
+    hundredths, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
+};
 use giuthi::solve::alphabeta::moves_to_strings;
 use giuthi::{Position, Rules};
 use std::sync::atomic::Ordering;
@@ -98,7 +100,7 @@ fn iteration_line<R: Rules>(it: &Iteration<R>, d: i32, json: bool) -> String {
         let score = if it.proven {
             serde_json::json!({"exact": d + it.score / 100})
         } else {
-            serde_json::json!({"eval": d as f64 + it.score as f64 / 100.0})
+            serde_json::json!({"eval": hundredths(d as f64 + it.score as f64 / 100.0)})
         };
         serde_json::json!({"info": "depth", "depth": it.depth, "score": score,
             "nodes": it.nodes, "nps": nps.round(), "seconds": it.seconds, "pv": pv})
@@ -191,11 +193,20 @@ fn retro_answer<R: Rules>(
 ) -> Option<Answer<R>> {
     let t0 = std::time::Instant::now();
     let mut capped = c.clone();
+    let mut deadline = None;
     if let Some(t) = a.movetime {
         let budget = (t.as_secs_f64() * a.exact_share * RETRO_STATES_PER_SECOND) as usize;
         capped.retro_states = capped.retro_states.min(budget);
+        // States can cost far more than the rate above (a Kiothi sowing of many laps):
+        // the exact share of the time ends the pass whatever its size.
+        deadline = Some(t0 + t.mul_f64(a.exact_share));
     }
-    let (sol, moves) = super::solve::try_retro(pos, &capped)?;
+    let user_stop = stop_flag();
+    let stop = || {
+        user_stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    };
+    let (sol, moves) = super::solve::try_retro(pos, &capped, &stop)?;
     let moves = if all_moves {
         moves
             .unwrap_or_default()

@@ -481,11 +481,17 @@ impl Record {
 /// The solution and every move's margin through the retrograde solver when the reachable
 /// graph of `pos` has at most `--retro-states` states (`None`: larger, or switched off;
 /// the search answers then). The solution's `nodes` are the graph's states.
-pub(super) fn try_retro<R: Rules>(pos: &Position<R>, c: &Common) -> Option<Solved<R>> {
+/// `stop` (Ctrl-C, SIGTERM, a deadline) gives the pass up within milliseconds, also where
+/// every state is costly to expand.
+pub(super) fn try_retro<R: Rules>(
+    pos: &Position<R>,
+    c: &Common,
+    stop: &dyn Fn() -> bool,
+) -> Option<Solved<R>> {
     if c.retro_states == 0 || !pos.rules.can_enumerate(&pos.state) {
         return None;
     }
-    let (sol, moves) = retro::solve_position(pos, c.retro_states).ok()?;
+    let (sol, moves) = retro::solve_position_until(pos, c.retro_states, stop).ok()?;
     Some((sol, Some(moves)))
 }
 
@@ -496,7 +502,8 @@ fn solve_generic<R: OracleFor>(
     // The solver first: its options are checked (and its table had) as before.
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
-    if let Some((sol, moves)) = try_retro(pos, c) {
+    let user_stop = stop_flag();
+    if let Some((sol, moves)) = try_retro(pos, c, &|| user_stop.load(Ordering::Relaxed)) {
         let moves = moves.filter(|_| c.analyze);
         return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
     }

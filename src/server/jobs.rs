@@ -465,7 +465,7 @@ fn heuristic_json<R: Rules>(it: &Iteration<R>, d: i32) -> Value {
         if proven {
             json!({"exact": true, "margin": d + score / 100})
         } else {
-            json!({"exact": false, "eval": d as f64 + score as f64 / 100.0})
+            json!({"exact": false, "eval": crate::anytime::think::hundredths(d as f64 + score as f64 / 100.0)})
         }
     };
     let moves: Vec<Value> = it
@@ -536,7 +536,12 @@ fn run<R: ServedGame>(
     // A small endgame is solved through its whole reachable graph first, as `giuthi
     // solve` does (docs/solver.md, Retrograde solve of small graphs).
     if limits.retro_states > 0 {
-        if let Ok((sol, values)) = crate::solve::retro::solve_position(pos, limits.retro_states) {
+        // The job's stop (Stop, the time limit, the reaper) ends the pass too, also where
+        // every state is costly to expand (a Kiothi sowing of many laps).
+        let stopped = || job.stop.load(Ordering::Relaxed);
+        if let Ok((sol, values)) =
+            crate::solve::retro::solve_position_until(pos, limits.retro_states, &stopped)
+        {
             let bounds = sol.bounds().expect("exact bounds");
             return finish(job, JobState::Done, |a| {
                 solution(a, bounds, &sol);

@@ -68,6 +68,10 @@ pub enum RetroError {
         /// States enumerated before giving up ([`PROBE_STATES`]).
         probe: usize,
     },
+    /// The caller's stop test said stop (a deadline, Ctrl-C, a job's Stop), checked every
+    /// 8 states of the enumeration and every layer of the sweeps.
+    #[error("the retrograde solver was stopped")]
+    Stopped,
     /// A reachable state's moves are not enumerated (a Kiothi opening redistribution, K3).
     #[error("the retrograde solver needs every reachable state's moves (a Kiothi opening, K3)")]
     NotEnumerable,
@@ -452,8 +456,26 @@ pub fn solve_graph_with<R: Rules>(
     max_states: usize,
     early_exit: bool,
 ) -> Result<GraphValues<R>, RetroError> {
-    let mut g = GraphValues::enumerate(rules, root, max_states, early_exit)?;
-    g.sweep_all();
+    solve_graph_until(rules, root, max_states, early_exit, &|| false)
+}
+
+/// [`solve_graph_with`] that gives up when `stop` returns true ([`RetroError::Stopped`]):
+/// `stop` is asked every 8 states of the enumeration and after every layer's sweeps, so
+/// a graph whose states are costly to expand (a Kiothi sowing of many laps) still answers
+/// a deadline or a Stop within milliseconds.
+///
+/// # Errors
+///
+/// As [`solve_graph`], and [`RetroError::Stopped`].
+pub fn solve_graph_until<R: Rules>(
+    rules: &R,
+    root: &R::State,
+    max_states: usize,
+    early_exit: bool,
+    stop: &dyn Fn() -> bool,
+) -> Result<GraphValues<R>, RetroError> {
+    let mut g = GraphValues::enumerate(rules, root, max_states, early_exit, stop)?;
+    g.sweep_all(stop)?;
     Ok(g)
 }
 
@@ -463,6 +485,7 @@ impl<R: Rules> GraphValues<R> {
         root: &R::State,
         max_states: usize,
         early_exit: bool,
+        stop: &dyn Fn() -> bool,
     ) -> Result<Self, RetroError> {
         // The early exit: a graph whose size bound is far above the cap is given up once
         // it passes PROBE_STATES states.
@@ -489,6 +512,9 @@ impl<R: Rules> GraphValues<R> {
         let mut i = 0;
         while i < states.len() {
             let s = states[i];
+            if i % 8 == 0 && stop() {
+                return Err(RetroError::Stopped);
+            }
             if !rules.can_enumerate(&s) {
                 return Err(RetroError::NotEnumerable);
             }
@@ -649,7 +675,7 @@ impl<R: Rules> GraphValues<R> {
         })
     }
 
-    fn sweep_all(&mut self) {
+    fn sweep_all(&mut self, stop: &dyn Fn() -> bool) -> Result<(), RetroError> {
         let mut a = std::mem::replace(
             &mut self.sweep_a,
             Sweep {
@@ -672,9 +698,13 @@ impl<R: Rules> GraphValues<R> {
             }
             self.sweep_layer(true, lo..hi, &mut a, None, &mut scratch);
             self.sweep_layer(false, lo..hi, &mut b, None, &mut scratch);
+            if stop() {
+                return Err(RetroError::Stopped);
+            }
         }
         self.sweep_a = a;
         self.sweep_b = b;
+        Ok(())
     }
 
     /// The least fixpoint of one layer for the maximising side (`South` when `south_max`),
@@ -1075,7 +1105,21 @@ pub fn solve_position<R: Rules>(
     pos: &Position<R>,
     max_states: usize,
 ) -> Result<(Solution<R>, Vec<(R::Move, i32)>), RetroError> {
-    let g = solve_graph(&pos.rules, &pos.state, max_states)?;
+    solve_position_until(pos, max_states, &|| false)
+}
+
+/// [`solve_position`] that gives up when `stop` returns true (see [`solve_graph_until`]).
+///
+/// # Errors
+///
+/// As [`solve_position`], and [`RetroError::Stopped`].
+#[allow(clippy::type_complexity)]
+pub fn solve_position_until<R: Rules>(
+    pos: &Position<R>,
+    max_states: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(Solution<R>, Vec<(R::Move, i32)>), RetroError> {
+    let g = solve_graph_until(&pos.rules, &pos.state, max_states, true, stop)?;
     let d = pos.captured_difference();
     let bounds = g.root_bounds();
     let margin = bounds.exact_margin(d);

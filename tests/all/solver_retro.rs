@@ -264,3 +264,28 @@ fn g10_slow_endgame_of_the_readme_solves_through_its_graph() {
 }
 
 const SLOW_ENDGAME_STATES: usize = 411_572;
+
+/// The caller's stop ends the pass with `Stopped` (the serve job's Stop, `--movetime`,
+/// Ctrl-C), and a stop that never fires changes nothing: the same values as without it.
+#[test]
+fn v2_a_stopped_retrograde_pass_says_stopped() {
+    let pos: Position<Giuthi> = "giuthi 0,0,0,1,0,0,1,0/1,0,0,2,1,0,1,1 S 1,4"
+        .parse()
+        .unwrap();
+    let calls = std::cell::Cell::new(0u32);
+    let stop_soon = || {
+        calls.set(calls.get() + 1);
+        calls.get() > 3
+    };
+    let r = giuthi::solve::retro::solve_position_until(&pos, 1 << 20, &stop_soon);
+    assert!(
+        matches!(r, Err(giuthi::solve::retro::RetroError::Stopped)),
+        "{r:?}"
+    );
+    assert_eq!(calls.get(), 4, "asked until it said stop");
+    let (free, free_moves) =
+        giuthi::solve::retro::solve_position_until(&pos, 1 << 20, &|| false).unwrap();
+    let (plain, plain_moves) = giuthi::solve::retro::solve_position(&pos, 1 << 20).unwrap();
+    assert_eq!(free.margin, plain.margin);
+    assert_eq!(free_moves, plain_moves);
+}
