@@ -163,11 +163,16 @@ impl FromStr for Player {
                                 })?)
                         }
                         "weights" => {
-                            e.weights = Some(
-                                v.replace('/', ",")
-                                    .parse()
-                                    .map_err(|x| err(format!("{x}")))?,
-                            )
+                            // The spec writes weights with '/' (',' separates keys);
+                            // an error quotes them as the user wrote them.
+                            e.weights = Some(v.replace('/', ",").parse().map_err(
+                                |_: crate::anytime::eval::ParseWeightsError| {
+                                    err(format!(
+                                        "weights {v:?}: expected 5 integers separated by '/' \
+                                         (row/capture/mobility/reach/special), each -10000..=10000"
+                                    ))
+                                },
+                            )?)
                         }
                         "contempt" => {
                             e.contempt = v

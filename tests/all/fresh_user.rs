@@ -728,3 +728,23 @@ fn tb_probe_past_the_tables_is_exit_2() {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(stderr(&o).contains("layers 0..=2"), "{o:?}");
 }
+
+/// `match`'s engine spec writes weights with '/', and its error quotes them so.
+#[test]
+fn match_weights_error_quotes_the_spec_as_written() {
+    let o = giuthi(&[
+        "match",
+        "--start",
+        "giuthi 1,1/1,1 S 0,0",
+        "--a",
+        "engine:weights=1/2",
+        "--b",
+        "greedy",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("weights \"1/2\"") && err.contains("separated by '/'"),
+        "{err}"
+    );
+}
