@@ -14,23 +14,9 @@ use giuthi::rules::kalah::Kalah;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::{with_position, AnyPosition, Position, Rules};
 use serde_json::Value;
-use std::process::Command;
 
-/// Runs the binary; returns (exit code, stdout, stderr).
-fn giuthi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_giuthi"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    let code = out.status.code().expect("exited normally");
-    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
-    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
-    assert!(
-        !stderr.contains("panicked"),
-        "giuthi {args:?} panicked: {stderr}"
-    );
-    (code, stdout, stderr)
-}
+// Runs the binary (`common::run_cli`): (exit code, stdout, stderr).
+use crate::common::run_cli as giuthi;
 
 fn json_ok(args: &[&str]) -> Value {
     let (code, stdout, stderr) = giuthi(args);

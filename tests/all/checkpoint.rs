@@ -11,7 +11,6 @@ use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
 use giuthi::solve::tt::{Table, TableFileError};
 use giuthi::Position;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Giuthi 2x4, 3 seeds a pit: lo = +2, hi = +4 (so both repetition games are searched),
@@ -502,20 +501,8 @@ fn finished_checkpoint_answers_with_almost_no_nodes() {
 
 // ---------------------------------------------------------------- the command line
 
-fn giuthi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_giuthi"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    let code = out.status.code().expect("exited normally");
-    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
-    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
-    assert!(
-        !stderr.contains("panicked"),
-        "giuthi {args:?} panicked: {stderr}"
-    );
-    (code, stdout, stderr)
-}
+// Runs the binary (`common::run_cli`): (exit code, stdout, stderr).
+use crate::common::run_cli as giuthi;
 
 /// The nodes of this run, from the checkpoint's last stderr line.
 fn run_nodes(stderr: &str) -> u64 {

@@ -116,3 +116,20 @@ pub fn replay_pv<R: giuthi::Rules>(
     let s = p.final_scores();
     s[mover] - s[mover.opponent()]
 }
+
+/// Runs the built `giuthi` binary with `args`; returns (exit code, stdout, stderr).
+/// Panics when it is killed by a signal, writes non-UTF-8, or panics itself.
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let code = out.status.code().expect("exited normally, not by a signal");
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert!(
+        !stderr.contains("panicked"),
+        "giuthi {args:?} panicked: {stderr}"
+    );
+    (code, stdout, stderr)
+}
