@@ -222,7 +222,7 @@ pub fn think<R: Evaluate>(
             answer.exact = true;
             answer.margin = Some(d + it.score / 100);
         } else {
-            answer.eval = Some(hundredths(d as f64 + it.score as f64 / 100.0));
+            answer.eval = Some(eval_seeds(d, it.score));
         }
         answer.moves = it
             .moves
@@ -231,7 +231,7 @@ pub fn think<R: Evaluate>(
                 mv,
                 exact: proven,
                 margin: proven.then_some(d + score / 100),
-                eval: (!proven).then_some(d as f64 + score as f64 / 100.0),
+                eval: (!proven).then_some(eval_seeds(d, score)),
             })
             .collect();
     } else {
@@ -240,21 +240,19 @@ pub fn think<R: Evaluate>(
         pos.rules.children(&pos.state, &mut kids);
         answer.best = kids.first().map(|c| c.mv);
         answer.pv = answer.best.into_iter().collect();
-        answer.eval = Some(hundredths(
-            d as f64 + heuristic.evaluate(&pos.state) as f64 / 100.0,
-        ));
+        answer.eval = Some(eval_seeds(d, heuristic.evaluate(&pos.state)));
         answer.depth = Some(0);
     }
     if opts.all_moves && answer.moves.is_empty() {
         // Not even one depth finished: each move by the evaluation of its position.
         for c in pos.children() {
-            let e = heuristic.evaluate(&c.state) as f64 / 100.0;
-            let v = c.captured as f64 + if c.turn_passes { -e } else { e };
+            let e = heuristic.evaluate(&c.state);
+            let e = 100 * c.captured as i32 + if c.turn_passes { -e } else { e };
             answer.moves.push(MoveValue {
                 mv: c.mv,
                 exact: false,
                 margin: None,
-                eval: Some(hundredths(d as f64 + v)),
+                eval: Some(eval_seeds(d, e)),
             });
         }
     }
@@ -395,8 +393,13 @@ pub fn weights_for<R: Evaluate>(rules: &R, given: Option<Weights>) -> Weights {
     given.unwrap_or_else(|| rules.default_weights())
 }
 
-/// `seeds` rounded to hundredths (the evaluation's unit), so that JSON says `-3.4`, not
-/// `-3.4000000000000004`.
-pub fn hundredths(seeds: f64) -> f64 {
-    (seeds * 100.0).round() / 100.0
+/// The estimated final margin in seeds of a heuristic `score` (hundredths of a seed, the
+/// future margin for the mover) with captured difference `d`: `d + score / 100`, computed
+/// in hundredths and divided once, so JSON says `-3.4`, not `-3.4000000000000004`.
+///
+/// ```
+/// assert_eq!(giuthi::anytime::think::eval_seeds(-3, -40).to_string(), "-3.4");
+/// ```
+pub fn eval_seeds(d: i32, score: i32) -> f64 {
+    (100 * i64::from(d) + i64::from(score)) as f64 / 100.0
 }

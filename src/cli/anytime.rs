@@ -7,7 +7,7 @@ use giuthi::anytime::eval::{Evaluate, Weights};
 use giuthi::anytime::matchplay::parse_seconds;
 use giuthi::anytime::search::{HeuristicSearch, Iteration};
 use giuthi::anytime::think::{
-    hundredths, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
+    eval_seeds, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
 };
 use giuthi::solve::alphabeta::moves_to_strings;
 use giuthi::{Position, Rules};
@@ -94,13 +94,13 @@ fn iteration_line<R: Rules>(it: &Iteration<R>, d: i32, json: bool) -> String {
     let (kind, value) = if it.proven {
         ("exact", format!("{:+}", d + it.score / 100))
     } else {
-        ("eval", seeds(d as f64 + it.score as f64 / 100.0))
+        ("eval", seeds(eval_seeds(d, it.score)))
     };
     if json {
         let score = if it.proven {
             serde_json::json!({"exact": d + it.score / 100})
         } else {
-            serde_json::json!({"eval": hundredths(d as f64 + it.score as f64 / 100.0)})
+            serde_json::json!({"eval": eval_seeds(d, it.score)})
         };
         serde_json::json!({"info": "depth", "depth": it.depth, "score": score,
             "nodes": it.nodes, "nps": nps.round(), "seconds": it.seconds, "pv": pv})

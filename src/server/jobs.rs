@@ -465,7 +465,7 @@ fn heuristic_json<R: Rules>(it: &Iteration<R>, d: i32) -> Value {
         if proven {
             json!({"exact": true, "margin": d + score / 100})
         } else {
-            json!({"exact": false, "eval": crate::anytime::think::hundredths(d as f64 + score as f64 / 100.0)})
+            json!({"exact": false, "eval": crate::anytime::think::eval_seeds(d, score)})
         }
     };
     let moves: Vec<Value> = it
