@@ -179,8 +179,8 @@ pub fn scratch_needed<R: TbGame>(rules: &R, ranker: &Ranker, seeds: u32, mirror:
     scanned.saturating_mul(record)
 }
 
-/// Generates layers `0..=max_seeds` of `rules` into `dir` (created if needed). Finished
-/// layers already there are checked (header and checksum) and kept; a stale temporary
+/// Generates layers `0..=max_seeds` of `rules` into `dir` (created if missing; its parent
+/// must exist, else [`TbError::Io`]). Finished layers already there are checked (header and checksum) and kept; a stale temporary
 /// file of an interrupted run is overwritten.
 ///
 /// # Errors
@@ -262,10 +262,16 @@ pub fn generate_on<R: TbGame>(
         }
     }
     let _lock = if root {
-        std::fs::create_dir_all(dir).map_err(|e| TbError::Io {
-            path: dir.to_path_buf(),
-            source: e,
-        })?;
+        // Only the folder named is made: a missing parent is an error, not created.
+        match std::fs::create_dir(dir) {
+            Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir()) => {
+                return Err(TbError::Io {
+                    path: dir.to_path_buf(),
+                    source: e,
+                })
+            }
+            _ => {}
+        }
         // One generation a folder: rank 0 takes the lock for the whole job.
         Some(super::lock_for_generation(dir)?)
     } else {
