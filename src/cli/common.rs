@@ -179,3 +179,27 @@ pub fn emit(text: &str) -> anyhow::Result<()> {
         _ => Ok(()),
     }
 }
+
+/// A value parser for a whole-number option from `lo` to `hi` (`u64::MAX`: no upper
+/// bound) whose error says what was wrong in words: `-1 is out of range: expected 1 or
+/// more`, not Rust's `invalid digit found in string`.
+pub fn whole<T: TryFrom<u64>>(
+    lo: u64,
+    hi: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        let expected = if hi == u64::MAX {
+            format!("expected {lo} or more")
+        } else {
+            format!("expected {lo} to {hi}")
+        };
+        let n: i128 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a whole number ({expected})"))?;
+        if n < i128::from(lo) || n > i128::from(hi) {
+            return Err(format!("{n} is out of range ({expected})"));
+        }
+        T::try_from(n as u64).map_err(|_| format!("{n} is too large for this machine"))
+    }
+}

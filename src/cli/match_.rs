@@ -54,7 +54,7 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub random_plies: u32,
     /// Seed of the openings and of the baselines' random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     pub seed: u64,
     /// Time a move of an engine that has no movetime, depth or nodes of its own
     /// (seconds, fractions allowed).

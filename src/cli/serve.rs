@@ -34,10 +34,11 @@ pub struct Args {
     #[arg(long, value_name = "MB", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,
-    /// Seconds after which a solve is stopped (it reports what it proved), 1 to 86400.
-    #[arg(long, value_name = "SECONDS", default_value_t = 120,
-          value_parser = clap::value_parser!(u64).range(1..=86400))]
-    pub time_limit: u64,
+    /// Seconds after which a solve is stopped (it reports what it proved), more than 0
+    /// and at most 86400; fractions allowed (`2.5`). The limit is checked twice a second.
+    #[arg(long, value_name = "SECONDS", default_value = "120",
+          value_parser = giuthi::anytime::matchplay::parse_seconds)]
+    pub time_limit: Duration,
     /// Solves running at once over all pages, 1 to 64.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub max_solves: u16,
@@ -53,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let limits = JobLimits {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
-        time_limit: Duration::from_secs(args.time_limit),
+        time_limit: args.time_limit,
         max_running: args.max_solves as usize,
         tb: args.tb,
         ..JobLimits::default()

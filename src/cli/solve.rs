@@ -71,7 +71,7 @@ pub struct Args {
     pub bounds: bool,
     /// Seconds between two checkpoints (with --checkpoint).
     #[arg(long, value_name = "SECONDS", default_value_t = 600, requires = "checkpoint",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::common::whole::<u64>(1, u64::MAX))]
     pub checkpoint_every: u64,
     /// Tests only: stop as Ctrl-C would once this many null-window tests of the bounds
     /// have been answered in this run (reproducible with --threads 1).
@@ -101,17 +101,17 @@ pub struct SearchArgs {
     /// 2 GB): paths are cut at a cap that deepens up to this, and a search that needs more
     /// stops with the bounds proven so far (docs/solver.md, Path cap).
     #[arg(long, value_name = "PLIES",
-          value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
+          value_parser = super::common::whole::<u64>(1, 1 << 26))]
     pub max_ply: Option<u64>,
     /// Solve outright, by a retrograde pass over the reachable graph, a position whose
     /// graph has at most this many states (default 1048576, about 200 MB; 0: never):
     /// exact like the search and instant on endgames (docs/solver.md, Retrograde solve).
     /// Larger graphs go to the search.
-    #[arg(long, value_name = "STATES")]
+    #[arg(long, value_name = "STATES", value_parser = super::common::whole::<usize>(0, u64::MAX))]
     pub retro_states: Option<usize>,
     /// Tests only: the first path cap of each test in plies (default 4).
     #[arg(long, hide = true, value_name = "PLIES",
-          value_parser = clap::value_parser!(u64).range(1..=(1 << 26)))]
+          value_parser = super::common::whole::<u64>(1, 1 << 26))]
     pub first_cap: Option<u64>,
 }
 

@@ -45,11 +45,11 @@ pub struct Args {
     pub game: Game,
     /// Pits in each row [default: 8 for Giuthi, 6 for Kalah]. Giuthi takes 2 to 16
     /// (5 to 10 in play, G1), Kalah 1 to 16.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     pub pits: Option<u64>,
     /// Seeds in every pit at the start [default: 8 for Giuthi, 4 for Kalah]. At least 1;
     /// the whole board holds at most 255 seeds.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     pub seeds: Option<u64>,
     /// A rule variant, comma separated (RULES.md N1, N3). Giuthi: chain=run|one|none,
     /// origin=sow|skip, end=stuck|empty-row. Kiothi: start=6x5|5x5, dir=ccw|cw.

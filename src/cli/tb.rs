@@ -50,7 +50,7 @@ pub struct GenArgs {
     #[arg(long, default_value = "giuthi")]
     game: String,
     /// Pits a row (n).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::whole::<usize>(1, u64::MAX))]
     pits: usize,
     /// The largest layer (seeds on the board) to generate, 0 to 126.
     #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_ENCODABLE_SEEDS as i64))]
@@ -67,7 +67,7 @@ pub struct GenArgs {
     /// Memory budget in MB: a layer that may allocate more is refused before anything
     /// runs (default: three quarters of this machine's memory, or 8192 if it cannot be
     /// read).
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = super::common::whole::<u64>(1, u64::MAX))]
     memory: Option<u64>,
     /// Do not use the mirror symmetry to skip work (Giuthi).
     #[arg(long)]
@@ -87,7 +87,7 @@ pub struct GenArgs {
     /// Save the layer being made to its .partial file after a sweep once this many
     /// seconds have passed since the last save (0: every sweep), so a crash or kill -9
     /// loses at most that much (default: only on Ctrl-C; 600 with --mpi).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::common::whole::<u64>(0, u64::MAX))]
     checkpoint_every: Option<u64>,
     /// Run as one rank of an MPI job (`mpirun -np P giuthi tb gen --mpi ...`; builds with
     /// `--features mpi`): the ranks share every layer's work; rank 0 writes the files, the
@@ -148,13 +148,13 @@ pub struct VerifyArgs {
     /// The tablebase folder.
     dir: PathBuf,
     /// Entries re-derived per layer.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     samples: u64,
     /// Re-derive every entry.
     #[arg(long)]
     all: bool,
     /// Seed of the sample.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     seed: u64,
     /// Print one JSON object: {"dir", "ok", "failures", "tables": [{"tables", "layers":
     /// [{"seeds", "checked", "mismatches", "examples"}]}]} (docs/cli.md).

@@ -128,10 +128,11 @@ fn job_id(id: &str) -> Result<u64, ApiError> {
 }
 
 fn unknown(id: u64) -> ApiError {
-    ApiError::other(
-        StatusCode::NOT_FOUND,
-        format!("job {id}: no such job (finished jobs are kept for a few minutes)"),
-    )
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: format!("job {id}: no such job (finished jobs are kept for a few minutes)"),
+        field: Some("job".to_string()),
+    }
 }
 
 /// `GET /api/solve/{job}`: the job's state, progress and answer so far.

@@ -130,9 +130,19 @@ pub struct Job {
 impl Job {
     /// The job as the API answers it: `{"job", "state", "position", "seconds", "nodes",
     /// "progress": {"lo": [a, b], "hi": [a, b]}, "answer": {...}, "stopped_by"}`.
+    /// A running job always has `progress`: before the exact search reports any bound
+    /// (while the heuristic search gives the first look) the ranges are `-inf` to `+inf`
+    /// and `progress.depth` is the heuristic search's depth.
     pub fn to_json(&self) -> Value {
         let mut v = (self.progress)();
         let inner = self.inner.lock().expect("job lock");
+        if inner.state == JobState::Running && v.get("progress").is_none() {
+            let all = json!(["-inf", "+inf"]);
+            v["progress"] = json!({"lo": all.clone(), "hi": all});
+            if let Some(d) = inner.answer.get("heuristic").and_then(|h| h.get("depth")) {
+                v["progress"]["depth"] = d.clone();
+            }
+        }
         let end = inner.finished.unwrap_or_else(Instant::now);
         if v.get("nodes").is_none() {
             v["nodes"] = inner.answer["nodes"].clone();
@@ -219,7 +229,7 @@ impl Jobs {
         Jobs {
             limits,
             jobs: Mutex::new(HashMap::new()),
-            next_id: Mutex::new(1),
+            next_id: Mutex::new(0),
             tables: Mutex::new(HashMap::new()),
         }
     }
@@ -255,7 +265,7 @@ impl Jobs {
             if running && now - job.started > self.limits.time_limit {
                 job.stop(&format!(
                     "the time limit ({} s)",
-                    self.limits.time_limit.as_secs()
+                    self.limits.time_limit.as_secs_f64()
                 ));
             } else if running && idle > self.limits.idle {
                 job.stop("the reaper: the page stopped asking for it");

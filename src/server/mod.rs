@@ -47,7 +47,23 @@ fn router_with(jobs: Arc<Jobs>) -> Router {
         .route("/api/solve/{job}", get(api::solve_poll))
         .route("/api/solve/{job}/stop", post(api::solve_stop))
         .fallback(page)
+        .method_not_allowed_fallback(not_allowed)
         .with_state(jobs)
+}
+
+/// A known address asked with a method it does not take: 405 with the JSON error body
+/// every other refusal has.
+async fn not_allowed(req: Request) -> Response {
+    error::ApiError::other(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} {}: this address does not take {} (the API: docs/serve.md)",
+            req.method(),
+            req.uri().path(),
+            req.method()
+        ),
+    )
+    .into_response()
 }
 
 async fn page(req: Request) -> Response {

@@ -993,3 +993,46 @@ fn position_file_errors_name_the_line() {
         assert!(err.contains(&format!("{f}:3: field turn")), "{err}");
     }
 }
+
+/// A negative number for a whole-number option is a usage error (exit 2) that names the
+/// option and its range in words, never Rust's "invalid digit found in string".
+#[test]
+fn negative_whole_numbers_name_the_option_and_range() {
+    let p = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    let gen = [
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "2",
+        "--out",
+        "/tmp/none",
+    ];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["solve", p, "--checkpoint", "/tmp/x.ck"],
+            "--checkpoint-every",
+        ),
+        (vec!["solve", p], "--max-ply"),
+        (vec!["solve", p], "--retro-states"),
+        (vec!["analyze", p], "--retro-states"),
+        (vec!["bestmove", p], "--max-ply"),
+        (vec!["start"], "--pits"),
+        (vec!["start"], "--seeds"),
+        (vec!["match"], "--seed"),
+        (vec!["serve"], "--time-limit"),
+        (gen[..2].to_vec(), "--pits"),
+        (gen.to_vec(), "--memory"),
+        (gen.to_vec(), "--checkpoint-every"),
+        (vec!["tb", "verify", "/tmp"], "--samples"),
+        (vec!["tb", "verify", "/tmp"], "--seed"),
+    ];
+    for (mut args, option) in cases {
+        args.extend([option, "-1"]);
+        let err = usage_error(&args);
+        assert!(err.contains(option), "{args:?}: {err}");
+        assert!(err.contains("-1"), "{args:?}: {err}");
+        assert!(!err.contains("invalid digit"), "{args:?}: {err}");
+    }
+}

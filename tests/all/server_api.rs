@@ -171,8 +171,24 @@ fn malformed_requests_are_4xx_naming_the_field() {
     let pos: Position<Giuthi> = ok.parse().unwrap();
     let expected = pos.play_str("4cw").unwrap_err().to_string();
     assert_eq!(v["error"], expected);
-    let (st, _) = get(&app, "/api/solve/987654");
-    assert_eq!(st, StatusCode::NOT_FOUND);
+    let (st, v) = get(&app, "/api/solve/987654");
+    assert_eq!(
+        (st, v["field"].as_str()),
+        (StatusCode::NOT_FOUND, Some("job")),
+        "{v}"
+    );
+    assert!(v["error"].as_str().unwrap().contains("987654"), "{v}");
+    // A known address asked with the wrong method: 405 with the JSON error body.
+    for (method, uri) in [
+        ("GET", "/api/play"),
+        ("GET", "/api/solve"),
+        ("DELETE", "/api/position"),
+    ] {
+        let (st, v) = rt().block_on(send(&app, method, uri, None));
+        assert_eq!(st, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}: {v}");
+        let e = v["error"].as_str().unwrap_or_default();
+        assert!(e.contains(method) && e.contains(uri), "{method} {uri}: {v}");
+    }
     let (st, v) = get(&app, "/api/solve/-1");
     assert_eq!(
         (st, v["field"].as_str()),
@@ -462,6 +478,9 @@ fn serve_command_options_and_address() {
         ["--host", "localhost:1"],
         ["--threads", "0"],
         ["--hash", "0"],
+        ["--time-limit", "0"],
+        ["--time-limit", "-1"],
+        ["--time-limit", "1e9"],
     ] {
         let out = std::process::Command::new(bin)
             .arg("serve")
@@ -649,10 +668,17 @@ fn big_board_job_shows_heuristic_values_marked_not_proven() {
     );
     assert_eq!(st, StatusCode::OK, "{v}");
     let job = v["job"].as_str().unwrap().to_string();
+    // The first job of a server is job 1.
+    assert_eq!(job, "1");
     let start = Instant::now();
     let h = loop {
         let (_, v) = get(&app, &format!("/api/solve/{job}"));
         assert_eq!(v["state"], "running", "{v}");
+        // A running job always says what is proven, even before the exact search reports.
+        assert!(
+            v["progress"]["lo"].is_array() && v["progress"]["hi"].is_array(),
+            "{v}"
+        );
         if !v["answer"]["heuristic"].is_null() {
             break v;
         }
@@ -663,6 +689,9 @@ fn big_board_job_shows_heuristic_values_marked_not_proven() {
         std::thread::sleep(Duration::from_millis(50));
     };
     let a = &h["answer"];
+    if h["progress"]["lo"] == json!(["-inf", "+inf"]) {
+        assert_eq!(h["progress"]["depth"], a["heuristic"]["depth"], "{h}");
+    }
     assert!(a["margin"].is_null() && a["moves"].is_null(), "{h}");
     assert_eq!(a["heuristic"]["moves"].as_array().unwrap().len(), legal);
     let (proven, not) = check_heuristic(&a["heuristic"], &[]);

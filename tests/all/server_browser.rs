@@ -501,6 +501,9 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
         assert_eq!(marks, json!(want_marks));
         let prison = js(&c, "return document.querySelectorAll('#board .side-label')[1].textContent;").await;
         assert!(prison.as_str().unwrap().contains("prison: 5"), "{prison}");
+        // Each prison is labelled with its owner: North's on the left, South's on the right.
+        let owners = js(&c, "return [...document.querySelectorAll('#board .store-label')].map(t => t.textContent).join(' ');").await;
+        assert_eq!(owners, json!("North prison South prison"), "{owners}");
         std::fs::write(shots.join("kiothi.png"), c.screenshot().await.unwrap()).unwrap();
 
         // 7. A board too big to solve: every move's value shown, marked not proven.

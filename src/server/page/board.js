@@ -48,6 +48,11 @@ export function draw(svg, model, deco = {}, on = {}) {
       el('rect', { x, y: 60, width: 72, height: 172, rx: 30, ...(deco.store === side ? { stroke: '#ffd000', 'stroke-width': 5 } : {}) }, g);
       const t = el('text', { x: x + 36, y: 146 }, g);
       t.textContent = side === 'S' ? model.captured.south : model.captured.north;
+      // Whose store or prison this is: South's on the right, North's on the left.
+      const owner = el('text', { class: 'store-label', x: x + 36, y: 84 }, g);
+      owner.textContent = side === 'S' ? 'South' : 'North';
+      const what = el('text', { class: 'store-label', x: x + 36, y: 100 }, g);
+      what.textContent = taken;
     }
   }
   for (let p = 0; p < 2 * n; p++) {
