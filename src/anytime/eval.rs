@@ -176,8 +176,28 @@ impl Evaluate for Giuthi {
         [rows, best_capture(kids), mobility, reach, 0]
     }
 
+    /// By board family (docs/anytime.md, "Tuning by self-play"): from 8 pits a row, row 30
+    /// and capture 100 (the direction SPSA self-play moved from the hand-set start
+    /// `60,50,20,10,0`: row down, capture up), kept on self-play and greedy matches at a
+    /// node budget and at 0.1 s on 2x8x8 and 2x10x9; up to 7 pits a row the start stays
+    /// (on 2x6x4 no match supported the change; 2x7 was not measured).
+    ///
+    /// ```
+    /// use giuthi::anytime::eval::Evaluate;
+    /// use giuthi::rules::giuthi::Giuthi;
+    /// use giuthi::Position;
+    /// let big: Position<Giuthi> = "giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S 0,0".parse()?;
+    /// assert_eq!(big.rules.default_weights().to_string(), "30,100,20,10,0");
+    /// let small: Position<Giuthi> = "giuthi 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0".parse()?;
+    /// assert_eq!(small.rules.default_weights().to_string(), "60,50,20,10,0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn default_weights(&self) -> Weights {
-        Weights([60, 50, 20, 10, 0])
+        if self.pits_per_row() >= 8 {
+            Weights([30, 100, 20, 10, 0])
+        } else {
+            Weights([60, 50, 20, 10, 0])
+        }
     }
 }
 
