@@ -46,6 +46,21 @@ pub trait Evaluate: Rules {
     /// docs/anytime.md).
     fn default_weights(&self) -> Weights;
 
+    /// [`Rules::children`], giving up when `stop` returns true where generating the moves
+    /// can take long (Kiothi: a sowing of millions of laps before it is found endless,
+    /// K11; `stop` is asked every [`crate::rules::kiothi::SOW_STOP_INTERVAL`] laps).
+    /// Returns how many moves were left undecided: 0 when `out` is complete; else `out`
+    /// holds only moves known legal. The default generates all moves and returns 0.
+    fn children_until(
+        &self,
+        s: &Self::State,
+        out: &mut Vec<Child<Self>>,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children(s, out);
+        0
+    }
+
     /// A move for a position whose moves are not listed ([`Rules::can_enumerate`] false:
     /// the Kiothi opening redistributions, K3), chosen by a heuristic; `None` elsewhere.
     fn unlisted_move(&self, _s: &Self::State) -> Option<Self::Move> {
@@ -161,8 +176,28 @@ impl Evaluate for Giuthi {
         [rows, best_capture(kids), mobility, reach, 0]
     }
 
+    /// By board family (docs/anytime.md, "Tuning by self-play"): from 8 pits a row, row 30
+    /// and capture 100 (the direction SPSA self-play moved from the hand-set start
+    /// `60,50,20,10,0`: row down, capture up), kept on self-play and greedy matches at a
+    /// node budget and at 0.1 s on 2x8x8 and 2x10x9; up to 7 pits a row the start stays
+    /// (on 2x6x4 no match supported the change; 2x7 was not measured).
+    ///
+    /// ```
+    /// use giuthi::anytime::eval::Evaluate;
+    /// use giuthi::rules::giuthi::Giuthi;
+    /// use giuthi::Position;
+    /// let big: Position<Giuthi> = "giuthi 9,9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9,9 S 0,0".parse()?;
+    /// assert_eq!(big.rules.default_weights().to_string(), "30,100,20,10,0");
+    /// let small: Position<Giuthi> = "giuthi 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0".parse()?;
+    /// assert_eq!(small.rules.default_weights().to_string(), "60,50,20,10,0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn default_weights(&self) -> Weights {
-        Weights([60, 50, 20, 10, 0])
+        if self.pits_per_row() >= 8 {
+            Weights([30, 100, 20, 10, 0])
+        } else {
+            Weights([60, 50, 20, 10, 0])
+        }
     }
 }
 
@@ -203,6 +238,15 @@ impl Evaluate for Kiothi {
 
     fn unlisted_move(&self, s: &Self::State) -> Option<Self::Move> {
         self.heuristic_redistribution(s)
+    }
+
+    fn children_until(
+        &self,
+        s: &Self::State,
+        out: &mut Vec<Child<Self>>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children_within(s, out, stop)
     }
 }
 

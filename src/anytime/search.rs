@@ -247,7 +247,14 @@ impl<R: Evaluate> HeuristicSearch<R> {
         self.aborted = false;
         self.nodes = 0;
         let mut root_kids = Vec::new();
-        self.rules.children(&pos.state, &mut root_kids);
+        // At the deadline a root move whose sowing is still undecided (K11) is left out:
+        // every move kept is legal, and the search is then never complete.
+        let mut undecided = self.children_on_time(&pos.state, &mut root_kids);
+        if root_kids.is_empty() && undecided > 0 {
+            // No move known legal yet: one is needed, whatever the time.
+            self.rules.children(&pos.state, &mut root_kids);
+            undecided = 0;
+        }
         if root_kids.is_empty() {
             return None;
         }
@@ -308,6 +315,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 }
             }
             let can_repeat = self.rules.can_repeat();
+            let all_complete = all_complete && undecided == 0;
             let it = Iteration {
                 depth,
                 best: root_kids[bi].mv,
@@ -408,6 +416,17 @@ impl<R: Evaluate> HeuristicSearch<R> {
         }
     }
 
+    /// The moves of `s` into `kids`, given up at the deadline or the stop flag (never at a
+    /// node budget, which stays deterministic); the number of moves left undecided.
+    fn children_on_time(&self, s: &R::State, kids: &mut Vec<Child<R>>) -> usize {
+        let deadline = self.limits.deadline;
+        let stop = self.stop.clone();
+        self.rules.children_until(s, kids, &mut || {
+            stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                || deadline.is_some_and(|t| Instant::now() >= t)
+        })
+    }
+
     fn out_of_time(&mut self) -> bool {
         if self.aborted {
             return true;
@@ -473,7 +492,17 @@ impl<R: Evaluate> HeuristicSearch<R> {
             self.kids.resize_with(ply + 1, Vec::new);
         }
         let mut kids = std::mem::take(&mut self.kids[ply]);
-        self.rules.children(s, &mut kids);
+        if self.children_on_time(s, &mut kids) > 0 {
+            // A move generation given up at the deadline (a Kiothi sowing of millions of
+            // laps, K11): the node's moves are not all known, so the iteration is over.
+            self.aborted = true;
+            self.kids[ply] = kids;
+            return Val {
+                score: 0,
+                complete: false,
+                path_dependent: true,
+            };
+        }
         let result = self.search_kids(s, &kids, key, seeds, depth, alpha, beta, ply, d);
         self.kids[ply] = kids;
         result

@@ -373,6 +373,118 @@ fn bit(p: usize) -> u32 {
     1u32 << p
 }
 
+/// Laps between two calls of the stop test of [`Kiothi::sow_within`] (a fraction of a
+/// millisecond of sowing).
+pub const SOW_STOP_INTERVAL: u64 = 1 << 16;
+
+/// The 20 pits of a board packed one byte a pit into two integers (pits 0-15 in `lo`,
+/// 16-19 in `hi`), so that a lap of any length is one addition of a precomputed mask
+/// (K5, K7). No byte can carry into the next: a pit holds at most the board's warriors,
+/// which are at most [`MAX_WARRIORS_ON_BOARD`] = 255.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PackedBoard {
+    lo: u128,
+    hi: u32,
+}
+
+/// `LAP_MASKS[start][len]`: a 1 in the byte of each of the `len` pits from `start` on,
+/// increasing and wrapping at 20.
+const LAP_MASKS: [[PackedBoard; PITS]; PITS] = {
+    let mut t = [[PackedBoard { lo: 0, hi: 0 }; PITS]; PITS];
+    let mut start = 0;
+    while start < PITS {
+        let mut len = 0;
+        while len < PITS {
+            let mut m = PackedBoard { lo: 0, hi: 0 };
+            let mut i = 0;
+            while i < len {
+                let p = (start + i) % PITS;
+                if p < 16 {
+                    m.lo |= 1u128 << (8 * p);
+                } else {
+                    m.hi |= 1u32 << (8 * (p - 16));
+                }
+                i += 1;
+            }
+            t[start][len] = m;
+            len += 1;
+        }
+        start += 1;
+    }
+    t
+};
+
+impl PackedBoard {
+    #[inline]
+    fn new(b: &[u8; PITS]) -> PackedBoard {
+        let mut lo = [0u8; 16];
+        lo.copy_from_slice(&b[..16]);
+        let mut hi = [0u8; 4];
+        hi.copy_from_slice(&b[16..]);
+        PackedBoard {
+            lo: u128::from_le_bytes(lo),
+            hi: u32::from_le_bytes(hi),
+        }
+    }
+
+    #[inline]
+    fn unpack(self) -> [u8; PITS] {
+        let mut b = [0u8; PITS];
+        b[..16].copy_from_slice(&self.lo.to_le_bytes());
+        b[16..].copy_from_slice(&self.hi.to_le_bytes());
+        b
+    }
+
+    #[inline]
+    fn get(self, p: usize) -> u8 {
+        if p < 16 {
+            (self.lo >> (8 * p)) as u8
+        } else {
+            (self.hi >> (8 * (p - 16))) as u8
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self, p: usize) {
+        if p < 16 {
+            self.lo &= !(0xFFu128 << (8 * p));
+        } else {
+            self.hi &= !(0xFFu32 << (8 * (p - 16)));
+        }
+    }
+
+    /// One lap of `hand` warriors from the pit after `at` (`ccw`: increasing pits, else
+    /// decreasing), clearing the stale marks of the pits sown into (K12); returns the last
+    /// pit (`at` itself when `hand` is a multiple of 20).
+    #[inline]
+    fn lap(&mut self, stale: &mut u32, at: usize, hand: u32, ccw: bool) -> usize {
+        let rounds = hand / PITS as u32;
+        let rem = (hand % PITS as u32) as usize;
+        if rounds > 0 {
+            // A 1 in every byte (u128::MAX / 255 = 0x0101...01), times the rounds.
+            self.lo = self.lo.wrapping_add((u128::MAX / 255) * rounds as u128);
+            self.hi = self.hi.wrapping_add((u32::MAX / 255) * rounds);
+            *stale = 0;
+        }
+        if rem == 0 {
+            return at;
+        }
+        let (start, last) = if ccw {
+            let start = if at + 1 == PITS { 0 } else { at + 1 };
+            (start, (at + rem) % PITS)
+        } else {
+            let start = (at + PITS - rem) % PITS;
+            (start, start)
+        };
+        let m = LAP_MASKS[start][rem];
+        self.lo = self.lo.wrapping_add(m.lo);
+        self.hi = self.hi.wrapping_add(m.hi);
+        let bits = ((1u64 << rem) - 1) << start;
+        *stale &= !(((bits | (bits >> PITS)) & ((1 << PITS) - 1)) as u32);
+        last
+    }
+}
+
 impl Kiothi {
     /// The rules of the given variant.
     pub fn new(variant: Variant) -> Kiothi {
@@ -491,16 +603,63 @@ impl Kiothi {
     /// catches every cycle, also one entered after a lap of 20 or more). The marks need not
     /// be compared: they only ever leave pits, and the laps do not depend on them.
     ///
+    /// An endless sowing may run for millions of laps before it returns (RULES.md K11's
+    /// example: 12,337,701); each lap costs a few additions on the board packed into two
+    /// integers (one byte a pit, see `PackedBoard`), whatever its length.
+    /// [`Kiothi::sow_within`] can give up a long sowing.
+    ///
     /// # Errors
     ///
     /// [`SowError::FirstLap`] (K6) or [`SowError::Endless`] (K11).
     pub fn sow(&self, s: &KiothiState, pit: usize, k: u32) -> Result<Sowing, SowError> {
+        match self.sow_inner(s, pit, k, &mut || false) {
+            Some(r) => r,
+            None => unreachable!("a sowing that is never stopped is decided"),
+        }
+    }
+
+    /// [`Kiothi::sow`], giving up when `stop` returns true: `stop` is asked every
+    /// [`SOW_STOP_INTERVAL`] laps (so a sowing shorter than that is always decided), and
+    /// `None` means the sowing was given up before it ended or was found endless (K11): it
+    /// is then neither known legal nor known illegal. For callers with a clock (the anytime
+    /// search), never for an exact value.
+    ///
+    /// ```
+    /// use giuthi::rules::kiothi::Kiothi;
+    /// use giuthi::Position;
+    /// // RULES.md K11: 14x6 here returns to its first relay state after 12,337,701 laps.
+    /// let p: Position<Kiothi> =
+    ///     "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play".parse()?;
+    /// assert_eq!(p.rules.sow_within(&p.state, 14, 6, || true), None);
+    /// assert!(p.rules.sow_within(&p.state, 14, 5, || true).is_some_and(|r| r.is_ok()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sow_within(
+        &self,
+        s: &KiothiState,
+        pit: usize,
+        k: u32,
+        mut stop: impl FnMut() -> bool,
+    ) -> Option<Result<Sowing, SowError>> {
+        self.sow_inner(s, pit, k, &mut stop)
+    }
+
+    #[inline]
+    fn sow_inner<F: FnMut() -> bool>(
+        &self,
+        s: &KiothiState,
+        pit: usize,
+        k: u32,
+        stop: &mut F,
+    ) -> Option<Result<Sowing, SowError>> {
         let mover = s.turn;
         let own = self.row(mover);
-        let mut b = s.pits;
+        let mut pits = s.pits;
         let mut nki = s.nki & !bit(pit); // K4/K12: lifting removes the mark
         let mut stale = s.stale;
-        b[pit] -= k as u8;
+        pits[pit] -= k as u8;
+        let mut b = PackedBoard::new(&pits);
+        let ccw = self.variant.dir == Direction::Ccw;
         let mut at = pit;
         let mut hand = k;
         let mut laps: u64 = 0;
@@ -513,14 +672,15 @@ impl Kiothi {
         loop {
             laps += 1;
             sown += hand as u64;
-            let last = self.drop_lap(&mut b, &mut stale, at, hand);
-            if b[last] > 1 {
+            let last = b.lap(&mut stale, at, hand, ccw);
+            let in_last = b.get(last);
+            if in_last > 1 {
                 if first && own.contains(&last) {
-                    return Err(SowError::FirstLap { pit: last }); // K6
+                    return Some(Err(SowError::FirstLap { pit: last })); // K6
                 }
                 // K7 relay: lift the whole pit (its nki mark goes) and sow on.
-                hand = b[last] as u32;
-                b[last] = 0;
+                hand = in_last as u32;
+                b.clear(last);
                 nki &= !bit(last);
                 at = last;
                 if first {
@@ -530,7 +690,7 @@ impl Kiothi {
                     continue;
                 }
                 if (b, at, hand) == saved || (b, at, hand) == origin {
-                    return Err(SowError::Endless { laps });
+                    return Some(Err(SowError::Endless { laps }));
                 }
                 lam += 1;
                 if lam == power {
@@ -538,9 +698,13 @@ impl Kiothi {
                     power *= 2;
                     lam = 0;
                 }
+                if laps % SOW_STOP_INTERVAL == 0 && stop() {
+                    return None;
+                }
                 continue;
             }
             // K8: the lap ended in an empty pit.
+            let mut b = b.unpack();
             let mut captured = 0u32;
             let mut bonus = None;
             let o = self.opposite(last);
@@ -559,7 +723,7 @@ impl Kiothi {
                     }
                 }
             }
-            return Ok(Sowing {
+            return Some(Ok(Sowing {
                 state: KiothiState {
                     pits: b,
                     nki,
@@ -572,7 +736,7 @@ impl Kiothi {
                 laps,
                 sown,
                 last,
-            });
+            }));
         }
     }
 
@@ -606,6 +770,39 @@ impl Kiothi {
             laps: sw.laps.min(u32::MAX as u64) as u32,
             sown: sw.sown.min(u32::MAX as u64) as u32,
         }
+    }
+
+    /// [`Rules::children`] with every sowing given up when `stop` returns true (asked every
+    /// [`SOW_STOP_INTERVAL`] laps, see [`Kiothi::sow_within`]): `out` gets the legal moves
+    /// whose sowing was decided, in the order of `children`; returns how many lifts
+    /// `(pit, k)` were given up undecided (0: `out` is exactly what `children` gives).
+    pub fn children_within(
+        &self,
+        s: &KiothiState,
+        out: &mut Vec<Child<Kiothi>>,
+        mut stop: impl FnMut() -> bool,
+    ) -> usize {
+        out.clear();
+        if s.phase != Phase::Play {
+            return 0;
+        }
+        let mut undecided = 0;
+        for p in self.row(s.turn) {
+            for k in 1..=s.pits[p] as u32 {
+                match self.sow_inner(s, p, k, &mut stop) {
+                    Some(Ok(sw)) => {
+                        out.push(self.child(p, k, false, sw.state, sw.captured, &sw));
+                        if let Some(extra) = sw.bonus {
+                            let st = self.take_bonus(s.turn, &sw.state);
+                            out.push(self.child(p, k, true, st, sw.captured + extra, &sw));
+                        }
+                    }
+                    Some(Err(_)) => {}
+                    None => undecided += 1,
+                }
+            }
+        }
+        undecided
     }
 
     /// Whether `side` has a legal sowing on the board of `s` (K5, K6, K11), the turn and
@@ -870,21 +1067,8 @@ impl Rules for Kiothi {
     /// empty exactly when the mover has no legal sowing (K10: the game is over; Kiothi has
     /// no pass). In the opening phases: empty, see [`Rules::can_enumerate`].
     fn children(&self, s: &KiothiState, out: &mut Vec<Child<Kiothi>>) {
-        out.clear();
-        if s.phase != Phase::Play {
-            return;
-        }
-        for p in self.row(s.turn) {
-            for k in 1..=s.pits[p] as u32 {
-                if let Ok(sw) = self.sow(s, p, k) {
-                    out.push(self.child(p, k, false, sw.state, sw.captured, &sw));
-                    if let Some(extra) = sw.bonus {
-                        let st = self.take_bonus(s.turn, &sw.state);
-                        out.push(self.child(p, k, true, st, sw.captured + extra, &sw));
-                    }
-                }
-            }
-        }
+        let undecided = self.children_within(s, out, || false);
+        debug_assert_eq!(undecided, 0);
     }
 
     /// `false` in the opening phases (`open1`, `open2`): the redistributions are too many
@@ -1133,5 +1317,225 @@ impl Rules for Kiothi {
             t.push('s');
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sowing of the previous implementation (one pit a step on a byte array), with a
+    /// lap cap: `None` when it had not decided after `cap` laps. The reference for the
+    /// packed board of [`Kiothi::sow`].
+    fn reference_sow(
+        k: &Kiothi,
+        s: &KiothiState,
+        pit: usize,
+        n: u32,
+        cap: u64,
+    ) -> Option<Result<Sowing, SowError>> {
+        let mover = s.turn;
+        let own = k.row(mover);
+        let mut b = s.pits;
+        let mut nki = s.nki & !bit(pit);
+        let mut stale = s.stale;
+        b[pit] -= n as u8;
+        let (mut at, mut hand, mut laps, mut sown) = (pit, n, 0u64, 0u64);
+        let mut first = true;
+        let mut saved = (b, at, hand);
+        let mut origin = saved;
+        let (mut power, mut lam) = (1u64, 0u64);
+        loop {
+            laps += 1;
+            sown += hand as u64;
+            let last = k.drop_lap(&mut b, &mut stale, at, hand);
+            if b[last] > 1 {
+                if first && own.contains(&last) {
+                    return Some(Err(SowError::FirstLap { pit: last }));
+                }
+                hand = b[last] as u32;
+                b[last] = 0;
+                nki &= !bit(last);
+                at = last;
+                if first {
+                    first = false;
+                    saved = (b, at, hand);
+                    origin = saved;
+                    continue;
+                }
+                if (b, at, hand) == saved || (b, at, hand) == origin {
+                    return Some(Err(SowError::Endless { laps }));
+                }
+                lam += 1;
+                if lam == power {
+                    saved = (b, at, hand);
+                    power *= 2;
+                    lam = 0;
+                }
+                if laps == cap {
+                    return None;
+                }
+                continue;
+            }
+            let mut captured = 0u32;
+            let mut bonus = None;
+            let o = k.opposite(last);
+            if own.contains(&last) && b[o] > 0 && nki & bit(o) == 0 {
+                captured = b[o] as u32 + 1;
+                b[o] = 0;
+                b[last] = 0;
+                if last == k.leftmost(mover) {
+                    let three = k.bonus_pits(mover);
+                    if three
+                        .iter()
+                        .all(|&q| b[q] > 0 && (nki | stale) & bit(q) == 0)
+                    {
+                        bonus = Some(three.iter().map(|&q| b[q] as u32).sum());
+                    }
+                }
+            }
+            let state = KiothiState {
+                pits: b,
+                nki,
+                stale,
+                turn: mover.opponent(),
+                phase: Phase::Play,
+            };
+            return Some(Ok(Sowing {
+                state,
+                captured,
+                bonus,
+                laps,
+                sown,
+                last,
+            }));
+        }
+    }
+
+    /// K5-K9, K11: on random boards (both directions, random marks, sparse and dense, some
+    /// with more than 20 warriors in a pit, so laps of a full round and more), every lift sows
+    /// to the same result as the reference: legal with the same board, marks, capture,
+    /// bonus, laps and warriors sown, or the same K6/K11 error after the same laps; and
+    /// `sow_within` gives up exactly where the capped reference does.
+    #[test]
+    fn k11_packed_sowing_agrees_with_the_reference_on_random_boards() {
+        const CALLS: u64 = 4;
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let (mut decided, mut endless, mut given_up, mut long) = (0, 0, 0, 0);
+        // Random boards, and the positions of random games from the start (where the
+        // endless sowings are: the relays of play fill the board evenly).
+        let mut boards = Vec::new();
+        for i in 0..2000 {
+            let dir = if i % 2 == 0 { "ccw" } else { "cw" };
+            let k = Kiothi::new(format!("dir={dir}").parse().expect("variant"));
+            let mut pits = [0u8; PITS];
+            if i % 3 == 0 {
+                // Sparse: 10 to 79 warriors thrown at random.
+                for _ in 0..10 + rnd(70) {
+                    pits[rnd(PITS as u64) as usize] += 1;
+                }
+            } else {
+                for q in pits.iter_mut() {
+                    *q = (rnd(7) as u8).max(1);
+                }
+            }
+            if i % 10 == 0 {
+                pits[rnd(PITS as u64) as usize] += 21 + rnd(20) as u8;
+            }
+            let s = KiothiState {
+                pits,
+                nki: (rnd(1 << 20) & rnd(1 << 20)) as u32,
+                stale: (rnd(1 << 20) & rnd(1 << 20)) as u32,
+                turn: if rnd(2) == 0 {
+                    Side::South
+                } else {
+                    Side::North
+                },
+                phase: Phase::Play,
+            };
+            boards.push((k, s, CALLS));
+        }
+        let mut kids = Vec::new();
+        for g in 0..60 {
+            let dir = if g % 2 == 0 { "ccw" } else { "cw" };
+            let k = Kiothi::new(format!("dir={dir}").parse().expect("variant"));
+            let mut s = k.start();
+            for _ in 0..40 {
+                if s.phase != Phase::Play {
+                    let Some(mv) = k.heuristic_redistribution(&s) else {
+                        break;
+                    };
+                    s = k.play(&s, mv).expect("a legal redistribution").state;
+                    continue;
+                }
+                boards.push((k, s, CALLS));
+                let mut calls = 0;
+                k.children_within(&s, &mut kids, || {
+                    calls += 1;
+                    calls == CALLS
+                });
+                if kids.is_empty() {
+                    break;
+                }
+                s = kids[rnd(kids.len() as u64) as usize].state;
+            }
+        }
+        // Positions where `bestmove --movetime 0.1` overran (long sowings below them).
+        for text in [
+            "kiothi 2,3,1,2,2,1,9,7n,2,3/4,4,0,1,3,2,1,6n,4,3 S 0,0 play",
+            "kiothi 3,0,2,1,0s,0s,10s,3,7n,6/1,0,2,1,0s,0s,15ns,1s,4,4 S 0,0 play",
+            "kiothi 1,0,4,2,3,0,13,1,8n,1/1,0,4,4,0,2,0,4,0,9n S 0,3 play",
+            "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play",
+        ] {
+            let p: Position<Kiothi> = text.parse().expect("position");
+            let mut kids = Vec::new();
+            p.rules.children(&p.state, &mut kids);
+            // Up to 13 million laps here: RULES.md K11's 14x6 (12,337,701) is decided.
+            boards.push((p.rules, p.state, 200));
+            for c in &kids {
+                boards.push((p.rules, c.state, 200));
+            }
+        }
+        eprintln!("{} positions", boards.len());
+        for (k, s, calls_allowed) in boards {
+            let dir = k.variant().dir;
+            for p in k.row(s.turn) {
+                for n in 1..=s.pits[p] as u32 {
+                    let cap = calls_allowed * SOW_STOP_INTERVAL;
+                    let want = reference_sow(&k, &s, p, n, cap);
+                    let mut calls = 0;
+                    let got = k.sow_within(&s, p, n, || {
+                        calls += 1;
+                        calls == calls_allowed
+                    });
+                    assert_eq!(got, want, "{s:?} {p}x{n} {dir:?}");
+                    match want {
+                        Some(Ok(sw)) => {
+                            decided += 1;
+                            long += usize::from(sw.laps > 20);
+                        }
+                        Some(Err(SowError::Endless { .. })) => endless += 1,
+                        Some(Err(_)) => decided += 1,
+                        None => given_up += 1,
+                    }
+                    if let Some(want) = want {
+                        assert_eq!(k.sow(&s, p, n), want);
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{decided} decided ({long} over 20 laps), {endless} endless, {given_up} given up"
+        );
+        assert!(
+            decided > 10_000 && long > 100 && endless >= 1,
+            "the sample covers the cases"
+        );
     }
 }
