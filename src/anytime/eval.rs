@@ -46,21 +46,6 @@ pub trait Evaluate: Rules {
     /// docs/anytime.md).
     fn default_weights(&self) -> Weights;
 
-    /// [`Rules::children`], giving up when `stop` returns true where generating the moves
-    /// can take long (Kiothi: a sowing of millions of laps before it is found endless,
-    /// K11; `stop` is asked every [`crate::rules::kiothi::SOW_STOP_INTERVAL`] laps).
-    /// Returns how many moves were left undecided: 0 when `out` is complete; else `out`
-    /// holds only moves known legal. The default generates all moves and returns 0.
-    fn children_until(
-        &self,
-        s: &Self::State,
-        out: &mut Vec<Child<Self>>,
-        _stop: &mut dyn FnMut() -> bool,
-    ) -> usize {
-        self.children(s, out);
-        0
-    }
-
     /// A move for a position whose moves are not listed ([`Rules::can_enumerate`] false:
     /// the Kiothi opening redistributions, K3), chosen by a heuristic; `None` elsewhere.
     fn unlisted_move(&self, _s: &Self::State) -> Option<Self::Move> {
@@ -238,15 +223,6 @@ impl Evaluate for Kiothi {
 
     fn unlisted_move(&self, s: &Self::State) -> Option<Self::Move> {
         self.heuristic_redistribution(s)
-    }
-
-    fn children_until(
-        &self,
-        s: &Self::State,
-        out: &mut Vec<Child<Self>>,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> usize {
-        self.children_within(s, out, stop)
     }
 }
 

@@ -1071,6 +1071,17 @@ impl Rules for Kiothi {
         debug_assert_eq!(undecided, 0);
     }
 
+    /// [`Kiothi::children_within`]: `stop` is asked every [`SOW_STOP_INTERVAL`] laps of a
+    /// long sowing (K11).
+    fn children_until(
+        &self,
+        s: &KiothiState,
+        out: &mut Vec<Child<Kiothi>>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children_within(s, out, stop)
+    }
+
     /// `false` in the opening phases (`open1`, `open2`): the redistributions are too many
     /// to list, and [`Rules::children`] is empty there although the game is not over.
     fn can_enumerate(&self, s: &KiothiState) -> bool {

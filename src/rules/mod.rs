@@ -192,6 +192,22 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// [`Rules::can_enumerate`] holds (elsewhere always empty).
     fn children(&self, s: &Self::State, out: &mut Vec<Child<Self>>);
 
+    /// [`Rules::children`], giving up when `stop` returns true where generating the moves
+    /// can take long (Kiothi: a sowing of millions of laps before it is found endless,
+    /// K11; `stop` is asked every [`kiothi::SOW_STOP_INTERVAL`] laps). Returns how many
+    /// moves were left undecided: 0 when `out` is complete; else `out` holds only moves
+    /// known legal. The default generates all moves and returns 0. The searches use it so
+    /// that a deadline or Ctrl-C is not held up by one long sowing.
+    fn children_until(
+        &self,
+        s: &Self::State,
+        out: &mut Vec<Child<Self>>,
+        _stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children(s, out);
+        0
+    }
+
     /// Whether [`Rules::children`] lists the moves of `s`. `false` where the moves are too
     /// many to list (the Kiothi opening redistributions, K3): `children` is then empty
     /// although the game is not over, and solvers must refuse the position; [`Rules::play`]
