@@ -882,6 +882,9 @@ impl<R: Rules> GraphValues<R> {
                 cur -= 1;
                 continue;
             }
+            // Every state of the bucket settles at its value, in any order; states added to
+            // the current bucket while it is walked (a maximising predecessor, or a
+            // minimising one whose last in-layer move this was) are taken in the next round.
             batch.clear();
             std::mem::swap(&mut batch, &mut sc.buckets[cur]);
             let v = cur as i32 - span;
