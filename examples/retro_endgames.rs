@@ -65,15 +65,18 @@ fn main() {
     }
     let mut rng = Rng(seed);
     // (graph size bucket upper bound, label)
-    let buckets: [(usize, &str); 6] = [
+    let buckets: [(usize, &str); 8] = [
         (1_000, "<= 1k"),
         (10_000, "1k-10k"),
         (100_000, "10k-100k"),
-        (1_000_000, "100k-1M"),
-        (4_000_000, "1M-4M"),
-        (usize::MAX, "> 4M"),
+        (1 << 20, "100k-1M"),
+        (2_000_000, "1M-2M"),
+        (4_000_000, "2M-4M"),
+        (1 << 23, "4M-8M"),
+        (usize::MAX, "> 8M"),
     ];
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); buckets.len()];
+    // (CPU seconds, states) of every solved graph, by bucket.
+    let mut times: Vec<Vec<(f64, usize)>> = vec![Vec::new(); buckets.len()];
     let mut too_large = 0;
     let mut early: Vec<f64> = Vec::new();
     let mut early_checked = 0;
@@ -101,7 +104,7 @@ fn main() {
                     .iter()
                     .position(|(u, _)| states <= *u)
                     .expect("bucket");
-                times[b].push(secs);
+                times[b].push((secs, states));
                 if verbose {
                     println!(
                         "{k:4} {pos}  states {states:>9}  cpu {secs:.3} s  margin {:+}",
@@ -132,21 +135,24 @@ fn main() {
         }
     }
     println!("{count} random endgames (seed {seed}), boards 2x4..2x10, every variant, 6..14 seeds");
-    println!("| graph states | positions | median CPU s | 90% | max CPU s |");
-    println!("|---|---|---|---|---|");
+    println!("| graph states | positions | median CPU s | 90% | max CPU s | µs a state |");
+    println!("|---|---|---|---|---|---|");
     for (b, (_, label)) in buckets.iter().enumerate() {
         let t = &mut times[b];
         if t.is_empty() {
             continue;
         }
-        t.sort_by(|a, b| a.total_cmp(b));
-        let q = |f: f64| t[((t.len() - 1) as f64 * f).round() as usize];
+        t.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let q = |f: f64| t[((t.len() - 1) as f64 * f).round() as usize].0;
+        let secs: f64 = t.iter().map(|x| x.0).sum();
+        let states: usize = t.iter().map(|x| x.1).sum();
         println!(
-            "| {label} | {} | {:.3} | {:.3} | {:.3} |",
+            "| {label} | {} | {:.3} | {:.3} | {:.3} | {:.2} |",
             t.len(),
             q(0.5),
             q(0.9),
-            t[t.len() - 1]
+            t[t.len() - 1].0,
+            secs / states as f64 * 1e6
         );
     }
     println!("| more than {cap} (not solved here) | {too_large} | | | |");

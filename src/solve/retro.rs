@@ -354,9 +354,18 @@ impl StateIndex {
         }
     }
 
+    /// Renumbers the states (`new_of[old]`), the next slots' numbers prefetched.
     fn renumber(&mut self, new_of: &[u32]) {
-        for slot in self.slots.iter_mut().filter(|s| s.num != FREE) {
-            slot.num = new_of[slot.num as usize];
+        for k in 0..self.slots.len() {
+            if let Some(ahead) = self.slots.get(k + 16) {
+                if ahead.num != FREE {
+                    prefetch(&new_of[ahead.num as usize]);
+                }
+            }
+            let slot = &mut self.slots[k];
+            if slot.num != FREE {
+                slot.num = new_of[slot.num as usize];
+            }
         }
     }
 }
@@ -509,6 +518,9 @@ impl<R: Rules> GraphValues<R> {
         let mut seeds = Vec::new();
         let mut children: Vec<Child<R>> = Vec::new();
         let mut tags: Vec<u64> = Vec::new();
+        let mut next_children: Vec<Child<R>> = Vec::new();
+        let mut next_tags: Vec<u64> = Vec::new();
+        let mut have_next = false;
         let mut i = 0;
         while i < states.len() {
             let s = states[i];
@@ -520,18 +532,36 @@ impl<R: Rules> GraphValues<R> {
             }
             let here = rules.seeds_on_board(&s);
             seeds.push(here as u16);
-            rules.children(&s, &mut children);
+            if have_next {
+                std::mem::swap(&mut children, &mut next_children);
+                std::mem::swap(&mut tags, &mut next_tags);
+                have_next = false;
+            } else {
+                rules.children(&s, &mut children);
+                // Every child's tag and slot first, so that the slots' misses overlap.
+                tags.clear();
+                for c in &children {
+                    let t = index.tag(rules, &c.state);
+                    index.prefetch(t);
+                    tags.push(t);
+                }
+            }
             if children.len() >= NO_EDGE as usize {
                 return Err(RetroError::TooManyMoves {
                     moves: children.len(),
                 });
             }
-            // Every child's tag and slot first, so that the slots' misses overlap.
-            tags.clear();
-            for c in &children {
-                let t = index.tag(rules, &c.state);
-                index.prefetch(t);
-                tags.push(t);
+            // The next state's children and their slots now, so that their misses overlap
+            // with this state's look-ups.
+            if i + 1 < states.len() && rules.can_enumerate(&states[i + 1]) {
+                rules.children(&states[i + 1], &mut next_children);
+                next_tags.clear();
+                for c in &next_children {
+                    let t = index.tag(rules, &c.state);
+                    index.prefetch(t);
+                    next_tags.push(t);
+                }
+                have_next = true;
             }
             for (c, &t) in children.iter().zip(&tags) {
                 let there = rules.seeds_on_board(&c.state);
@@ -600,6 +630,9 @@ impl<R: Rules> GraphValues<R> {
         for &o in &old_of {
             let o = o as usize;
             for e in first[o] as usize..first[o + 1] as usize {
+                if let Some(&t) = to.get(e + 16) {
+                    prefetch(&new_of[t as usize]);
+                }
                 to2.push(new_of[to[e] as usize]);
                 gain2.push(gain[e]);
             }
@@ -629,6 +662,9 @@ impl<R: Rules> GraphValues<R> {
         for i in 0..n {
             let lo = layer_of(i) as u32;
             for e in first[i]..first[i + 1] {
+                if let Some(&t) = to.get(e as usize + 16) {
+                    prefetch(&rev_first[t as usize + 1]);
+                }
                 let j = to[e as usize];
                 if j >= lo {
                     rev_first[j as usize + 1] += 1;
@@ -643,6 +679,16 @@ impl<R: Rules> GraphValues<R> {
         for i in 0..n {
             let lo = layer_of(i) as u32;
             for e in first[i]..first[i + 1] {
+                // Two levels ahead: the target's fill count, then the reverse edge it
+                // points at.
+                if let Some(&t) = to.get(e as usize + 24) {
+                    prefetch(&fill[t as usize]);
+                }
+                if let Some(&t) = to.get(e as usize + 8) {
+                    if let Some(r) = rev.get(fill[t as usize] as usize) {
+                        prefetch(r);
+                    }
+                }
                 let j = to[e as usize];
                 if j >= lo {
                     rev[fill[j as usize] as usize] = (i as u32, (e - first[i]) as u8);
@@ -696,8 +742,10 @@ impl<R: Rules> GraphValues<R> {
             if lo == hi {
                 continue;
             }
-            self.sweep_layer(true, lo..hi, &mut a, None, &mut scratch);
-            self.sweep_layer(false, lo..hi, &mut b, None, &mut scratch);
+            self.sweep_layer(true, lo..hi, &a.val, None, &mut scratch);
+            Self::store(lo..hi, &scratch, &mut a);
+            self.sweep_layer(false, lo..hi, &b.val, None, &mut scratch);
+            Self::store(lo..hi, &scratch, &mut b);
             if stop() {
                 return Err(RetroError::Stopped);
             }
@@ -708,13 +756,14 @@ impl<R: Rules> GraphValues<R> {
     }
 
     /// The least fixpoint of one layer for the maximising side (`South` when `south_max`),
-    /// the lower layers already solved in `sw`. `fixed` makes one state a terminal with
-    /// the given South-relative value.
+    /// the lower layers' values (for that side) already in `val`. `fixed` makes one state
+    /// a terminal with the given South-relative value. The results stay in `sc`'s records
+    /// ([`Work::value`], [`Work::choice`]; [`Self::store`] writes them out).
     fn sweep_layer(
         &self,
         south_max: bool,
         range: std::ops::Range<usize>,
-        sw: &mut Sweep,
+        val: &[i32],
         fixed: Option<(u32, i32)>,
         sc: &mut Scratch,
     ) {
@@ -754,7 +803,7 @@ impl<R: Rules> GraphValues<R> {
                     if j >= layer_lo {
                         continue;
                     }
-                    let v = sw.val[j as usize];
+                    let v = val[j as usize];
                     let c = if v <= -INF {
                         -INF
                     } else {
@@ -779,7 +828,7 @@ impl<R: Rules> GraphValues<R> {
                         pending += 1;
                         continue;
                     }
-                    let v = sw.val[j as usize];
+                    let v = val[j as usize];
                     let c = if v <= -INF {
                         -INF
                     } else {
@@ -802,63 +851,103 @@ impl<R: Rules> GraphValues<R> {
                 }
             }
         }
-        // Settle values from the highest down.
-        let mut cur = 2 * span;
-        loop {
-            let Some(i) = sc.buckets[cur as usize].pop() else {
-                if cur == 0 {
-                    break;
-                }
-                cur -= 1;
-                continue;
-            };
-            let k = i as usize - base;
-            let wi = &mut sc.work[k];
-            if wi.flags & DONE != 0 {
-                continue;
-            }
-            let v = cur - span;
-            wi.flags |= DONE;
-            wi.aux = v;
-            let rs = wi.rev as usize..sc.work[k + 1].rev as usize;
-            // The predecessors' records first, so that their misses overlap.
-            for &(p, _) in &self.rev[rs.clone()] {
-                prefetch(&sc.work[p as usize - base]);
-            }
-            for r in rs {
-                let (p, e) = self.rev[r];
-                let p = p as usize;
-                let w = &mut sc.work[p - base];
-                if w.flags & (DONE | FIXED) != 0 {
-                    continue;
-                }
-                if w.flags & MAX != 0 {
-                    if v > w.aux {
-                        w.aux = v;
-                        w.choice = e;
-                        sc.buckets[cur as usize].push(p as u32);
-                    }
-                } else {
-                    w.pending -= 1;
-                    if w.pending == 0 {
-                        if v <= w.aux {
-                            w.choice = e;
-                            w.aux = v;
-                        }
-                        let x = w.aux;
-                        sc.buckets[(x + span) as usize].push(p as u32);
-                    }
-                }
-            }
-        }
+        self.settle(base, sc);
+    }
+
+    /// Writes the values and strategy moves of the layer `range` that [`Self::sweep_layer`]
+    /// left in `sc` into `sw`.
+    fn store(range: std::ops::Range<usize>, sc: &Scratch, sw: &mut Sweep) {
         for ((c, v), w) in sw.choice[range.clone()]
             .iter_mut()
             .zip(&mut sw.val[range])
             .zip(&sc.work)
         {
             *c = w.choice;
-            *v = if w.flags & DONE != 0 { w.aux } else { -INF };
+            *v = w.value();
         }
+    }
+
+    /// Settles the bucket queue from the highest value down, a bucket at a time: the
+    /// bucket is taken whole and walked with prefetches ahead (the record, then the
+    /// reverse edges, then the predecessors' records), so that the misses overlap.
+    fn settle(&self, base: usize, sc: &mut Scratch) {
+        let span = sc.span;
+        let mut batch = std::mem::take(&mut sc.batch);
+        let mut cur = 2 * span as usize;
+        loop {
+            if sc.buckets[cur].is_empty() {
+                if cur == 0 {
+                    break;
+                }
+                cur -= 1;
+                continue;
+            }
+            // Every state of the bucket settles at its value, in any order; states added to
+            // the current bucket while it is walked (a maximising predecessor, or a
+            // minimising one whose last in-layer move this was) are taken in the next round.
+            batch.clear();
+            std::mem::swap(&mut batch, &mut sc.buckets[cur]);
+            let v = cur as i32 - span;
+            const D1: usize = 12;
+            const D2: usize = 8;
+            const D3: usize = 4;
+            for t in 0..batch.len() {
+                if let Some(&x) = batch.get(t + D1) {
+                    prefetch(&sc.work[x as usize - base]);
+                }
+                if let Some(&x) = batch.get(t + D2) {
+                    let k = x as usize - base;
+                    let r = sc.work[k].rev as usize;
+                    if r < self.rev.len() {
+                        prefetch(&self.rev[r]);
+                    }
+                }
+                if let Some(&x) = batch.get(t + D3) {
+                    let k = x as usize - base;
+                    if sc.work[k].flags & DONE == 0 {
+                        let rs = sc.work[k].rev as usize..sc.work[k + 1].rev as usize;
+                        for &(p, _) in &self.rev[rs] {
+                            prefetch(&sc.work[p as usize - base]);
+                        }
+                    }
+                }
+                let i = batch[t];
+                let k = i as usize - base;
+                let wi = &mut sc.work[k];
+                if wi.flags & DONE != 0 {
+                    continue;
+                }
+                wi.flags |= DONE;
+                wi.aux = v;
+                let rs = wi.rev as usize..sc.work[k + 1].rev as usize;
+                for r in rs {
+                    let (p, e) = self.rev[r];
+                    let w = &mut sc.work[p as usize - base];
+                    if w.flags & (DONE | FIXED) != 0 {
+                        continue;
+                    }
+                    if w.flags & MAX != 0 {
+                        if v > w.aux {
+                            w.aux = v;
+                            w.choice = e;
+                            sc.buckets[cur].push(p);
+                        }
+                    } else {
+                        w.pending -= 1;
+                        if w.pending == 0 {
+                            if v <= w.aux {
+                                w.choice = e;
+                                w.aux = v;
+                            }
+                            let x = w.aux;
+                            sc.buckets[(x + span) as usize].push(p);
+                        }
+                    }
+                }
+            }
+        }
+        batch.clear();
+        sc.batch = batch;
     }
 
     /// Number of reachable states (the root included).
@@ -925,19 +1014,42 @@ impl<R: Rules> GraphValues<R> {
         }
     }
 
-    /// South-relative `(a, b)` of every state with the root made a terminal worth
-    /// `c_south` (South-relative future value): the root's layer swept again.
-    fn with_root_fixed(&self, c_south: i32) -> (Sweep, Sweep) {
-        let mut a = self.sweep_a.clone();
-        let mut b = self.sweep_b.clone();
+    /// South-relative `(a, b)` of the root's children (one per edge, in edge order) with
+    /// the root made a terminal worth `c_south` (South-relative future value).
+    ///
+    /// Only the root's layer can return to the root, and only through the root's
+    /// in-layer predecessors: without any, the values are those of the graph; otherwise
+    /// the root's layer is swept again, and only the children's values are read from the
+    /// sweeps' records (nothing else of the graph is copied).
+    fn root_children_fixed(&self, c_south: i32) -> Vec<(i32, i32)> {
+        let r = self.root;
+        let edges = self.first[r] as usize..self.first[r + 1] as usize;
+        if self.rev_first[r] == self.rev_first[r + 1] {
+            return edges.map(|e| self.south_ab(self.to[e] as usize)).collect();
+        }
         let span = self.span.max(c_south.abs() + 1);
         let mut sc = Scratch::new(span);
-        let l = self.seeds[self.root] as usize;
+        let l = self.seeds[r] as usize;
         let range = self.layer_start[l]..self.layer_start[l + 1];
-        let fixed = Some((self.root as u32, c_south));
-        self.sweep_layer(true, range.clone(), &mut a, fixed, &mut sc);
-        self.sweep_layer(false, range, &mut b, fixed, &mut sc);
-        (a, b)
+        let fixed = Some((r as u32, c_south));
+        // A child's value: from the sweep's record inside the layer, else the graph's.
+        let value = |sc: &Scratch, sw: &Sweep, j: usize| {
+            if range.contains(&j) {
+                sc.work[j - range.start].value()
+            } else {
+                sw.val[j]
+            }
+        };
+        self.sweep_layer(true, range.clone(), &self.sweep_a.val, fixed, &mut sc);
+        let a: Vec<i32> = edges
+            .clone()
+            .map(|e| value(&sc, &self.sweep_a, self.to[e] as usize))
+            .collect();
+        self.sweep_layer(false, range.clone(), &self.sweep_b.val, fixed, &mut sc);
+        edges
+            .zip(a)
+            .map(|(e, a)| (a, -value(&sc, &self.sweep_b, self.to[e] as usize)))
+            .collect()
     }
 
     /// The exact final margin of every legal move at the root, for the mover, the root
@@ -948,13 +1060,12 @@ impl<R: Rules> GraphValues<R> {
         // Returning to the root ends the game with a margin of 0: a future gain of -d.
         let c_mover = -d;
         let c_south = if mover_south { c_mover } else { -c_mover };
-        let (a, b) = self.with_root_fixed(c_south);
-        let (e0, e1) = (self.first[r] as usize, self.first[r + 1] as usize);
-        (e0..e1)
-            .map(|e| {
-                let j = self.to[e] as usize;
-                let k = self.gain[e] as i32;
-                let (aj, bj) = (a.val[j], -b.val[j]);
+        let ab = self.root_children_fixed(c_south);
+        let e0 = self.first[r] as usize;
+        ab.into_iter()
+            .enumerate()
+            .map(|(m, (aj, bj))| {
+                let k = self.gain[e0 + m] as i32;
                 let (lo, hi) = if mover_south { (aj, bj) } else { (-bj, -aj) };
                 let c_child = c_mover - k;
                 d + k + c_child.clamp(lo, hi)
@@ -1049,6 +1160,18 @@ struct Work {
     choice: u8,
 }
 
+impl Work {
+    /// The value a finished sweep gives the state (`-INF`: never settled).
+    #[inline]
+    fn value(&self) -> i32 {
+        if self.flags & DONE != 0 {
+            self.aux
+        } else {
+            -INF
+        }
+    }
+}
+
 /// [`Work::flags`]: the state's value is settled.
 const DONE: u8 = 1;
 /// [`Work::flags`]: a terminal (or the root made one).
@@ -1062,6 +1185,7 @@ struct Scratch {
     span: i32,
     buckets: Vec<Vec<u32>>,
     work: Vec<Work>,
+    batch: Vec<u32>,
 }
 
 impl Scratch {
@@ -1070,6 +1194,7 @@ impl Scratch {
             span,
             buckets: vec![Vec::new(); 2 * span as usize + 1],
             work: Vec::new(),
+            batch: Vec::new(),
         }
     }
 }

@@ -74,6 +74,9 @@ fn v3_retro_equals_naive_on_random_giuthi_positions() {
     let mut rng = Rng(0x7e7_0001);
     let vars = variants();
     let (mut checked, mut split, mut decided_by_captures) = (0, 0, 0);
+    // Positions that play can return to (the root's second sweep for V4) and that it
+    // cannot (that sweep skipped): both kinds must be among the checked ones.
+    let (mut returns, mut no_return) = (0, 0);
     while checked < 400 {
         let n = 3 + rng.below(4) as usize;
         let vi = rng.below(vars.len() as u64) as usize;
@@ -92,8 +95,29 @@ fn v3_retro_equals_naive_on_random_giuthi_positions() {
             if b.result(0) != b.result(pos.captured_difference()) {
                 decided_by_captures += 1;
             }
+            let mut children = Vec::new();
+            pos.rules.children(&pos.state, &mut children);
+            let back = children.iter().any(|c| {
+                solve_graph(&pos.rules, &c.state, 20_000)
+                    .expect("smaller graph")
+                    .bounds(&pos.state)
+                    .is_some()
+            });
+            if back {
+                returns += 1;
+            } else {
+                no_return += 1;
+            }
         }
     }
+    assert!(
+        returns >= 20,
+        "only {returns} positions that play can return to"
+    );
+    assert!(
+        no_return >= 20,
+        "only {no_return} positions that play cannot return to"
+    );
     assert!(split >= 20, "only {split} positions with lo != hi");
     assert!(decided_by_captures >= 50, "only {decided_by_captures}");
 }
