@@ -183,13 +183,16 @@ fn main() {
     }
 }
 
+/// One Kalah graph: fraction of the bound, states, position, retrograde CPU s, search
+/// CPU s, given up by the early exit.
+type Graph = (f64, usize, String, f64, f64, bool);
+
 /// The `--kalah` measurement: the reachable fraction of the size bound, and what the
 /// early exit's give-ups cost (the search instead of the retrograde pass).
 fn kalah(count: usize, seed: u64, cap: usize, verbose: bool) {
     let factor = giuthi::solve::retro::early_exit_factor("kalah").unwrap_or(f64::INFINITY);
     let mut rng = Rng(seed);
-    // (fraction of the bound, states, position, retrograde CPU s, search CPU s, given up)
-    let mut graphs: Vec<(f64, usize, String, f64, f64, bool)> = Vec::new();
+    let mut graphs: Vec<Graph> = Vec::new();
     let (mut small, mut too_large) = (0, 0);
     let mut search_nodes = 0;
     for k in 0..count {
@@ -270,12 +273,10 @@ fn kalah(count: usize, seed: u64, cap: usize, verbose: bool) {
         q(0.5),
         q(1.0)
     );
-    let sum = |up: bool, f: fn(&(f64, usize, String, f64, f64, bool)) -> f64| -> f64 {
+    let sum = |up: bool, f: fn(&Graph) -> f64| -> f64 {
         graphs.iter().filter(|g| g.5 == up).map(f).sum()
     };
-    let max = |f: fn(&(f64, usize, String, f64, f64, bool)) -> f64| -> f64 {
-        graphs.iter().map(f).fold(0.0, f64::max)
-    };
+    let max = |f: fn(&Graph) -> f64| -> f64 { graphs.iter().map(f).fold(0.0, f64::max) };
     println!(
         "all {} graphs: retrograde pass (graph and values) {:.2} s CPU (at most {:.3} s), the search (alpha-beta, 16 MB table) {:.2} s (at most {:.3} s, at most {search_nodes} nodes)",
         graphs.len(),
