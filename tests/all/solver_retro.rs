@@ -239,7 +239,7 @@ fn retro_stops_at_the_state_cap() {
 /// graph 411,572 states) is below the early exit's reach; a Giuthi graph of more than
 /// Kiothi never gives up early.
 #[test]
-fn early_exit_gives_up_only_giuthi_graphs_with_a_bound_far_above_the_cap() {
+fn early_exit_gives_up_giuthi_graphs_with_a_bound_far_above_the_cap() {
     let start: Position<Giuthi> = "giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0".parse().expect("start");
     assert_eq!(board_bound(&start.rules, &start.state), 2.0 * 30_045_015.0);
     assert!(matches!(
@@ -271,6 +271,44 @@ fn early_exit_gives_up_only_giuthi_graphs_with_a_bound_far_above_the_cap() {
         solve_graph(&k.rules, &k.state, 20_000),
         Err(RetroError::TooLarge { limit: 20_000 })
     ));
+}
+
+/// The early exit on Kalah (R1-R4; `retro::KALAH_BOUND_FACTOR`): the Kalah(6,3) start is
+/// given up after PROBE_STATES states; a graph whose bound is within the cap is solved;
+/// one of 169,476 states whose bound (3.2 M) is over the cap is given up, and the search
+/// that answers instead agrees with the whole graph's value (enumerated without the exit).
+#[test]
+fn r4_early_exit_gives_kalah_graphs_with_a_bound_over_the_cap_to_the_search() {
+    let start: Position<Kalah> = "kalah 3,3,3,3,3,3/3,3,3,3,3,3 S 0,0"
+        .parse()
+        .expect("start");
+    assert!(matches!(
+        solve_graph(&start.rules, &start.state, DEFAULT_MAX_STATES),
+        Err(RetroError::TooLargeEarly {
+            probe: PROBE_STATES,
+            ..
+        })
+    ));
+    let small: Position<Kalah> = "kalah 5,1,6/7,3,1 S 0,0".parse().expect("small");
+    assert!(board_bound(&small.rules, &small.state) <= DEFAULT_MAX_STATES as f64);
+    let g = solve_graph(&small.rules, &small.state, DEFAULT_MAX_STATES).expect("within the cap");
+    assert_eq!(g.len(), 39_147);
+    let mid: Position<Kalah> = "kalah 5,4,7/4,5,4 N 0,0".parse().expect("mid");
+    assert!(board_bound(&mid.rules, &mid.state) > DEFAULT_MAX_STATES as f64);
+    assert!(matches!(
+        solve_graph(&mid.rules, &mid.state, DEFAULT_MAX_STATES),
+        Err(RetroError::TooLargeEarly { .. })
+    ));
+    let g = solve_graph_with(&mid.rules, &mid.state, DEFAULT_MAX_STATES, false).expect("fits");
+    assert_eq!(g.len(), 169_476);
+    let ab = Solver::new(mid.rules.clone(), SolverOptions::default())
+        .solve(&mid)
+        .expect("solved");
+    assert_eq!(ab.bounds().expect("exact"), g.root_bounds());
+    assert_eq!(
+        ab.margin,
+        g.root_bounds().exact_margin(mid.captured_difference())
+    );
 }
 
 /// The README's slow endgame (alpha-beta alone: minutes) solves through its graph; the
