@@ -1338,7 +1338,15 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut kids = std::mem::take(&mut self.kids[depth]);
         let mut order = std::mem::take(&mut self.order[depth]);
-        rules.children(s, &mut kids);
+        // A long sowing (Kiothi's endless-sowing test, K11, can take a second) asks the
+        // stop flag as it goes: a deadline or Ctrl-C stops the search here, with nothing
+        // stored for this node (as at the flush above).
+        let stop = &self.solver.stop;
+        if rules.children_until(s, &mut kids, &mut || stop.load(Ordering::Relaxed)) > 0 {
+            self.kids[depth] = kids;
+            self.order[depth] = order;
+            return None;
+        }
         if kids.is_empty() {
             self.kids[depth] = kids;
             self.order[depth] = order;
