@@ -550,7 +550,10 @@ impl<R: Rules> GraphValues<R> {
                 std::mem::swap(&mut tags, &mut next_tags);
                 have_next = false;
             } else {
-                rules.children(&s, &mut children);
+                // A long sowing (Kiothi's K11 test) asks the stop test as it goes.
+                if rules.children_until(&s, &mut children, &mut || stop()) > 0 {
+                    return Err(RetroError::Stopped);
+                }
                 // Every child's tag and slot first, so that the slots' misses overlap.
                 tags.clear();
                 for c in &children {
@@ -567,7 +570,9 @@ impl<R: Rules> GraphValues<R> {
             // The next state's children and their slots now, so that their misses overlap
             // with this state's look-ups.
             if i + 1 < states.len() && rules.can_enumerate(&states[i + 1]) {
-                rules.children(&states[i + 1], &mut next_children);
+                if rules.children_until(&states[i + 1], &mut next_children, &mut || stop()) > 0 {
+                    return Err(RetroError::Stopped);
+                }
                 next_tags.clear();
                 for c in &next_children {
                     let t = index.tag(rules, &c.state);
