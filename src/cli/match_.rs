@@ -242,6 +242,13 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
             "draws: {} by repetition, {} adjudicated at the ply limit (--max-plies {}); {secs:.1} s",
             result.repetitions, result.ply_limit, args.max_plies
         );
+        if stop.load(Ordering::Relaxed) {
+            println!(
+                "stopped (Ctrl-C) after {} of {} games: the score is of the games played",
+                t.games(),
+                2 * ops.len()
+            );
+        }
     }
     Ok(if stop.load(Ordering::Relaxed) { 130 } else { 0 })
 }
