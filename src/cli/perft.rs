@@ -23,8 +23,9 @@ pub struct Args {
     /// line is one.
     #[arg(value_name = "POSITION")]
     pub position: String,
-    /// Plies to count (0 counts the position itself).
-    #[arg(long, short, value_name = "D", allow_negative_numbers = true)]
+    /// Plies to count, 0 to 64 (0 counts the position itself).
+    #[arg(long, short, value_name = "D", allow_negative_numbers = true,
+          value_parser = super::common::whole::<u32>(0, MAX_DEPTH as u64))]
     pub depth: u32,
     /// Also print each legal move with the count below it (depth D-1).
     #[arg(long)]

@@ -527,6 +527,9 @@ fn perft_bad_options_exit_2() {
         let err = usage_error(args);
         assert!(err.contains("depth"), "giuthi {args:?}: {err:?}");
     }
+    // The range named is perft's own (0 to 64), not the integer type's.
+    let err = usage_error(&["perft", START_2X5X4, "--depth", "1000"]);
+    assert!(err.contains("0 to 64"), "{err}");
 }
 
 // ---------------------------------------------------------------- bad positions
@@ -1021,6 +1024,7 @@ fn negative_whole_numbers_name_the_option_and_range() {
         (vec!["start"], "--pits"),
         (vec!["start"], "--seeds"),
         (vec!["match"], "--seed"),
+        (vec!["perft", p], "--depth"),
         (vec!["serve"], "--time-limit"),
         (gen[..2].to_vec(), "--pits"),
         (gen.to_vec(), "--memory"),
