@@ -198,6 +198,7 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// moves were left undecided: 0 when `out` is complete; else `out` holds only moves
     /// known legal. The default generates all moves and returns 0. The searches use it so
     /// that a deadline or Ctrl-C is not held up by one long sowing.
+    #[inline]
     fn children_until(
         &self,
         s: &Self::State,

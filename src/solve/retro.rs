@@ -310,6 +310,29 @@ impl StateIndex {
     /// Asks the processor for the home slot of `tag` (a hint: the enumeration prefetches
     /// every child's slot before looking any up, so that their misses overlap).
     #[inline]
+    /// `s`'s moves into `out` and their tags into `tags`, every tag's slot prefetched first
+    /// so that the slots' misses overlap. A long sowing (Kiothi's K11 test) asks `stop` as
+    /// it goes: [`RetroError::Stopped`] when it gave up.
+    fn children_and_tags<R: Rules>(
+        &self,
+        rules: &R,
+        s: &R::State,
+        out: &mut Vec<Child<R>>,
+        tags: &mut Vec<u64>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), RetroError> {
+        if rules.children_until(s, out, &mut || stop()) > 0 {
+            return Err(RetroError::Stopped);
+        }
+        tags.clear();
+        for c in out.iter() {
+            let t = self.tag(rules, &c.state);
+            self.prefetch(t);
+            tags.push(t);
+        }
+        Ok(())
+    }
+
     fn prefetch(&self, tag: u64) {
         prefetch(&self.slots[self.home(tag)]);
     }
@@ -550,17 +573,7 @@ impl<R: Rules> GraphValues<R> {
                 std::mem::swap(&mut tags, &mut next_tags);
                 have_next = false;
             } else {
-                // A long sowing (Kiothi's K11 test) asks the stop test as it goes.
-                if rules.children_until(&s, &mut children, &mut || stop()) > 0 {
-                    return Err(RetroError::Stopped);
-                }
-                // Every child's tag and slot first, so that the slots' misses overlap.
-                tags.clear();
-                for c in &children {
-                    let t = index.tag(rules, &c.state);
-                    index.prefetch(t);
-                    tags.push(t);
-                }
+                index.children_and_tags(rules, &s, &mut children, &mut tags, stop)?;
             }
             if children.len() >= NO_EDGE as usize {
                 return Err(RetroError::TooManyMoves {
@@ -570,15 +583,8 @@ impl<R: Rules> GraphValues<R> {
             // The next state's children and their slots now, so that their misses overlap
             // with this state's look-ups.
             if i + 1 < states.len() && rules.can_enumerate(&states[i + 1]) {
-                if rules.children_until(&states[i + 1], &mut next_children, &mut || stop()) > 0 {
-                    return Err(RetroError::Stopped);
-                }
-                next_tags.clear();
-                for c in &next_children {
-                    let t = index.tag(rules, &c.state);
-                    index.prefetch(t);
-                    next_tags.push(t);
-                }
+                let next = &states[i + 1];
+                index.children_and_tags(rules, next, &mut next_children, &mut next_tags, stop)?;
                 have_next = true;
             }
             for (c, &t) in children.iter().zip(&tags) {

@@ -1002,16 +1002,9 @@ fn position_file_errors_name_the_line() {
 #[test]
 fn negative_whole_numbers_name_the_option_and_range() {
     let p = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
-    let gen = [
-        "tb",
-        "gen",
-        "--pits",
-        "3",
-        "--max-seeds",
-        "2",
-        "--out",
-        "/tmp/none",
-    ];
+    let gen: Vec<&str> = "tb gen --pits 3 --max-seeds 2 --out /tmp/none"
+        .split(' ')
+        .collect();
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["solve", p, "--checkpoint", "/tmp/x.ck"],
