@@ -251,6 +251,8 @@ pub struct Solver<R: Rules> {
     rules: R,
     tt: Table,
     oracle: Option<Arc<dyn EndgameOracle<R>>>,
+    /// The oracle's [`EndgameOracle::covers_up_to`]: states with more seeds are not probed.
+    oracle_max: Option<u32>,
     opts: SolverOptions,
     stop: Arc<AtomicBool>,
     nodes: AtomicU64,
@@ -298,6 +300,7 @@ impl<R: Rules> Solver<R> {
             rules,
             tt,
             oracle: None,
+            oracle_max: None,
             stop: Arc::new(AtomicBool::new(false)),
             nodes: AtomicU64::new(0),
             status: Mutex::new(String::new()),
@@ -396,6 +399,7 @@ impl<R: Rules> Solver<R> {
 
     /// Consults `oracle` (exact `(lo, hi)` of the states it covers) during the search.
     pub fn with_oracle(mut self, oracle: Arc<dyn EndgameOracle<R>>) -> Solver<R> {
+        self.oracle_max = oracle.covers_up_to();
         self.oracle = Some(oracle);
         self
     }
@@ -1309,7 +1313,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         // Seeds never increase: a history state with more seeds than this node cannot come
         // back, so positional bounds are exact here for this history.
         let strict = self.strict && seeds32 >= self.history_seeds;
-        if let Some(o) = &self.solver.oracle {
+        let oracle = match &self.solver.oracle {
+            // Above the oracle's layers a probe cannot answer: skip it.
+            Some(o) if self.solver.oracle_max.map_or(true, |m| seeds32 <= m) => Some(o),
+            _ => None,
+        };
+        if let Some(o) = oracle {
             if let Some(b) = o.probe(s) {
                 let v = if mover_bad { b.lo } else { b.hi };
                 // Strict mode: a positional value bounds the history game one way only.
@@ -1399,10 +1408,28 @@ impl<'a, R: Rules> Worker<'a, R> {
             order.push((score, 0, i as u8));
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
-        for (_, ckey, i) in order.iter_mut() {
+        // A child the oracle covers is answered by its probe (in Kalah always), so its
+        // table bucket is not prefetched.
+        let covered = self.solver.oracle_max;
+        let prefetch = |c: &Child<R>, ckey: u64| {
+            if !matches!(covered, Some(m) if rules.seeds_on_board(&c.state) <= m) {
+                self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad);
+            }
+        };
+        // The first PREFETCH_AHEAD children are prefetched now, each later one when the
+        // child PREFETCH_AHEAD - 1 places before it is searched (every child for the ETC,
+        // which probes them all now).
+        let ahead = if self.solver.opts.etc {
+            usize::MAX
+        } else {
+            PREFETCH_AHEAD
+        };
+        for (j, (_, ckey, i)) in order.iter_mut().enumerate() {
             let c = &kids[*i as usize];
             *ckey = rules.key(&c.state);
-            self.solver.tt.prefetch(*ckey, rules.turn(&c.state) == bad);
+            if j < ahead {
+                prefetch(c, *ckey);
+            }
         }
         // Enhanced transposition cutoff: a child whose table bounds already prove the
         // test ends it; one whose bounds prove it cannot goes last.
@@ -1450,8 +1477,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut v = NEG_INF;
         let mut best = None;
         let mut aborted = false;
-        for &(_, ckey, i) in order.iter() {
+        for (j, &(_, ckey, i)) in order.iter().enumerate() {
             let c = kids[i as usize];
+            if j >= 1 && ahead < usize::MAX {
+                if let Some(&(_, k2, i2)) = order.get(j + ahead - 1) {
+                    prefetch(&kids[i2 as usize], k2);
+                }
+            }
             let (xc, invert) = child_threshold(x, &c);
             let Some(r) = self.test(&c.state, ckey, xc, ply + 1, bad) else {
                 aborted = true;
@@ -1561,6 +1593,13 @@ fn child_threshold<R: Rules>(x: Score, c: &Child<R>) -> (Score, bool) {
         (xc, false)
     }
 }
+
+/// Children whose table buckets are prefetched before the first is searched; each later
+/// child's bucket is prefetched when the child `PREFETCH_AHEAD - 1` places before it is
+/// searched. A prefetch is not free on this machine (it waits for its page walk), so one
+/// for a child never searched (most nodes cut at the first child) is a loss; measured in
+/// docs/performance.md, Session 8.
+const PREFETCH_AHEAD: usize = 2;
 
 /// The path's repetition chains start with `2^12` slots (16 KB, in L1 cache).
 const MIN_SLOT_BITS: u32 = 12;

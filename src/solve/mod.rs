@@ -20,4 +20,14 @@ use crate::value::Bounds;
 pub trait EndgameOracle<R: Rules>: Send + Sync {
     /// The bounds of `s` for the side to move, if the oracle covers it.
     fn probe(&self, s: &R::State) -> Option<Bounds>;
+
+    /// A seed count up to which the oracle covers every state (its [`probe`] answers
+    /// `Some` for every state with at most that many seeds on the board, and `None` for
+    /// every state with more), or `None` when it makes no such promise (the default).
+    /// The search then skips the probe of the states above it.
+    ///
+    /// [`probe`]: EndgameOracle::probe
+    fn covers_up_to(&self) -> Option<u32> {
+        None
+    }
 }

@@ -554,4 +554,9 @@ impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
         let seeds = index::south_view(&self.rules, s, &mut b);
         self.probe_board(&b[..2 * self.rules.pits_per_row()], seeds)
     }
+
+    /// Every layer `0..=max_seeds` is loaded.
+    fn covers_up_to(&self) -> Option<u32> {
+        Some(self.max_seeds())
+    }
 }

@@ -81,6 +81,15 @@ fn check_game<R: TbGame>(
             assert_eq!(got, want, "tablebase entry of {pos}");
         }
     }
+    // The promise the search relies on to skip probes (EndgameOracle::covers_up_to):
+    // every state up to the top layer answers, none above it.
+    use giuthi::solve::EndgameOracle;
+    assert_eq!(set.covers_up_to(), Some(tb_max));
+    for s in [tb_max, tb_max + 1] {
+        for pos in random_positions(&rules, n, s, count, 0xc0 + s as u64) {
+            assert_eq!(set.probe(&pos.state).is_some(), s <= tb_max, "{pos}");
+        }
+    }
     // Alpha-beta with the tablebases as oracle equals alpha-beta without, above them.
     let with_tb = solver(&rules).with_oracle(set.clone());
     for &s in root_layers {
