@@ -1560,17 +1560,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = None;
         let mut aborted = false;
         // Threads: the first pass may defer children another thread is searching, the
-        // second searches them (`Worker::deferred`; order only: the same children decide).
+        // second searches them (`Worker::skip_now`; order only: the same children decide).
         let defer = depth < self.defer_depth;
         let mut any_deferred = false;
         'passes: for pass in 0..2 {
             if pass == 1 && !any_deferred {
                 break;
             }
-            for j in 0..order.len() {
-                let (_, ckey, i) = order[j];
+            for (j, e) in order.iter_mut().enumerate() {
+                let (ckey, i) = (e.1, e.2);
                 let c = kids[i as usize];
-                if defer && self.skip_now(pass, j, &mut order[j].0, ckey, &c, bad) {
+                if defer && self.skip_now(pass, j, &mut e.0, ckey, &c, bad) {
                     any_deferred = true;
                     continue;
                 }

@@ -133,7 +133,7 @@ fn v3_kiothi_two_threads_equal_one_thread() {
                 phase: Phase::Play,
             };
             let cap = BySide::new(rng.below(5) as u16, rng.below(5) as u16);
-            Position::new(rules.clone(), state, cap)
+            Position::new(rules, state, cap)
         })
         .collect();
     // Kiothi positions of a few warriors are small trees: the deferral is asserted on the
