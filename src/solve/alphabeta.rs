@@ -33,6 +33,7 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
+use super::busy::BusyTable;
 use super::order::MoveOrder;
 use super::tt::{work_of, Table};
 use super::EndgameOracle;
@@ -57,6 +58,10 @@ const CALLER_STACK_BYTES: usize = 1 << 20;
 
 /// No repetition in the proof.
 const NO_REP: u32 = u32::MAX;
+
+/// The sort key of a child deferred by the first pass of the children loop
+/// ([`Worker::skip_now`]).
+const DEFERRED: i64 = i64::MIN;
 
 /// The result of one null-window test.
 #[derive(Debug, Clone, Copy)]
@@ -106,6 +111,13 @@ pub struct SolverOptions {
     /// the pages touched are committed). A search never overflows it: a node that would
     /// leave less than 256 KB free is cut like a node at the path cap.
     pub stack_bytes: usize,
+    /// With more than one thread: nodes fewer than this many plies below a null-window
+    /// test's root search the children another thread is searching last (simplified
+    /// ABDADA, src/solve/busy.rs; order only, values never change). `None` (the default):
+    /// the move order's choice, 4 plies with captures first (Giuthi, Kiothi), 0 (never)
+    /// with Irving's extra-moves order (Kalah), as measured in docs/performance.md
+    /// (Session 8: threads). Ignored with one thread.
+    pub defer_depth: Option<usize>,
 }
 
 impl Default for SolverOptions {
@@ -119,12 +131,26 @@ impl Default for SolverOptions {
             max_ply: DEFAULT_MAX_PLY,
             first_cap: DEFAULT_FIRST_CAP,
             stack_bytes: STACK_BYTES,
+            defer_depth: None,
         }
     }
 }
 
 /// Default of [`SolverOptions::max_ply`]: 2^21 plies (about 2 GB of path and stack).
 pub const DEFAULT_MAX_PLY: usize = 1 << 21;
+
+/// Plies below a null-window test's root within which helper threads perturb the order
+/// of the ordinary moves (Lazy SMP). Deeper, every thread keeps the main order: measured
+/// in docs/performance.md (Session 8: threads).
+const PERTURB_DEPTH: usize = 8;
+
+/// The default of [`SolverOptions::defer_depth`] for a resolved move order scheme.
+fn default_defer_depth(scheme: MoveOrder) -> usize {
+    match scheme {
+        MoveOrder::ExtraMoves => 0,
+        _ => 4,
+    }
+}
 
 /// Default of [`SolverOptions::first_cap`].
 pub const DEFAULT_FIRST_CAP: usize = 4;
@@ -278,6 +304,10 @@ pub struct Solver<R: Rules> {
     too_deep: AtomicBool,
     /// Null-window tests run again with a deeper cap (statistics).
     deepened: AtomicU64,
+    /// The nodes some thread is searching (threads > 1 only; busy.rs).
+    busy: BusyTable,
+    /// Children deferred by the threads' first passes (statistics, [`Solver::deferrals`]).
+    deferrals: AtomicU64,
 }
 
 /// History heuristic scores by side and [`Rules::history_slot`]: how much search the
@@ -314,6 +344,8 @@ impl<R: Rules> Solver<R> {
             cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
+            busy: BusyTable::new(),
+            deferrals: AtomicU64::new(0),
             opts,
         }
     }
@@ -544,6 +576,13 @@ impl<R: Rules> Solver<R> {
             _ if !self.rules.can_repeat() => None,
             c => Some(c),
         }
+    }
+
+    /// How many children the threads' first passes deferred so far because another
+    /// thread was searching them ([`SolverOptions::defer_depth`]; statistics, 0 with one
+    /// thread).
+    pub fn deferrals(&self) -> u64 {
+        self.deferrals.load(Ordering::Relaxed)
     }
 
     /// How many null-window tests were run again with a deeper cap so far.
@@ -1087,6 +1126,11 @@ struct Worker<'a, R: Rules> {
     scheme: MoveOrder,
     /// Whether the game can repeat ([`Rules::can_repeat`]); if not, no path is kept.
     repeats: bool,
+    /// Children deferred so far (flushed into [`Solver::deferrals`]).
+    deferrals: u64,
+    /// Nodes fewer than this many plies below the test's root defer children that
+    /// another thread is searching (0: never; always 0 with one thread).
+    defer_depth: usize,
     done: &'a AtomicBool,
 }
 
@@ -1120,6 +1164,15 @@ impl<'a, R: Rules> Worker<'a, R> {
             optimistic: false,
             scheme: solver.opts.order.resolve(rules),
             repeats: rules.can_repeat(),
+            defer_depth: if solver.opts.threads > 1 {
+                solver
+                    .opts
+                    .defer_depth
+                    .unwrap_or_else(|| default_defer_depth(solver.opts.order.resolve(rules)))
+            } else {
+                0
+            },
+            deferrals: 0,
             done,
         };
         for s in history {
@@ -1182,7 +1235,62 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
+    /// Whether the child at `j` of a node's move order is skipped in `pass` of the
+    /// children loop (simplified ABDADA, busy.rs): in pass 0 a child other than the first
+    /// that another thread is searching is deferred (its sort key `mark` set to
+    /// [`DEFERRED`]); pass 1 searches only the deferred ones. Only the order changes.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn skip_now(
+        &mut self,
+        pass: usize,
+        j: usize,
+        mark: &mut i64,
+        ckey: u64,
+        c: &Child<R>,
+        bad: Side,
+    ) -> bool {
+        if pass == 1 {
+            return *mark != DEFERRED;
+        }
+        if j > 0
+            && self
+                .solver
+                .busy
+                .is_busy(BusyTable::tag(ckey, self.rules.turn(&c.state) == bad))
+        {
+            *mark = DEFERRED;
+            self.deferrals += 1;
+            return true;
+        }
+        false
+    }
+
+    /// [`Worker::test`] of a child, marked in the busy table while it runs.
+    fn test_marked(
+        &mut self,
+        c: &Child<R>,
+        ckey: u64,
+        xc: Score,
+        ply: usize,
+        bad: Side,
+    ) -> Option<Res> {
+        let tag = BusyTable::tag(ckey, self.rules.turn(&c.state) == bad);
+        let marked = self.solver.busy.enter(tag);
+        let r = self.test(&c.state, ckey, xc, ply, bad);
+        if marked {
+            self.solver.busy.leave(tag);
+        }
+        r
+    }
+
     fn flush(&mut self) {
+        if self.deferrals > 0 {
+            self.solver
+                .deferrals
+                .fetch_add(self.deferrals, Ordering::Relaxed);
+            self.deferrals = 0;
+        }
         let total = self
             .solver
             .nodes
@@ -1400,8 +1508,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             if Some(i as u8) == tt_move {
                 score += 1 << 60;
             }
-            if self.id > 0 {
-                // Lazy SMP: helpers perturb the order of the ordinary moves.
+            if self.id > 0 && depth < PERTURB_DEPTH {
+                // Lazy SMP: near the test's root, helpers perturb the order of the
+                // ordinary moves.
                 let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);
                 score += (h & 3) as i64;
             }
@@ -1477,48 +1586,67 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut v = NEG_INF;
         let mut best = None;
         let mut aborted = false;
-        for (j, &(_, ckey, i)) in order.iter().enumerate() {
-            let c = kids[i as usize];
-            if j >= 1 && ahead < usize::MAX {
-                if let Some(&(_, k2, i2)) = order.get(j + ahead - 1) {
-                    prefetch(&kids[i2 as usize], k2);
-                }
-            }
-            let (xc, invert) = child_threshold(x, &c);
-            let Some(r) = self.test(&c.state, ckey, xc, ply + 1, bad) else {
-                aborted = true;
+        // Threads: the first pass may defer children another thread is searching, the
+        // second searches them (`Worker::skip_now`; order only: the same children decide).
+        let defer = depth < self.defer_depth;
+        let mut any_deferred = false;
+        'passes: for pass in 0..2 {
+            if pass == 1 && !any_deferred {
                 break;
-            };
-            let pv = to_parent(r.v, &c);
-            if r.ok != invert {
-                ok = true;
-                rep = r.rep;
-                capped = r.capped;
-                best = Some(i);
-                v = pv;
-                if let (true, Some(slot)) =
-                    (history && r.rep as usize > ply, rules.history_slot(&c.mv))
-                {
-                    // Weighted by the square of the work (log2 of the nodes) of the cutoff;
-                    // not for cutoffs by a repetition of the path (they say nothing about
-                    // the move elsewhere).
-                    let w = work_of(self.nodes - nodes0) as u32 + 1;
-                    let w = w * w;
-                    let h = &mut self.history[mover_bad as usize][side][slot];
-                    *h = h.saturating_add(w);
-                    if *h >= 1 << 30 {
-                        self.history
-                            .iter_mut()
-                            .flatten()
-                            .flatten()
-                            .for_each(|x| *x /= 2);
+            }
+            for j in 0..order.len() {
+                let (ckey, i) = (order[j].1, order[j].2);
+                let c = kids[i as usize];
+                if pass == 0 && j >= 1 && ahead < usize::MAX {
+                    if let Some(&(_, k2, i2)) = order.get(j + ahead - 1) {
+                        prefetch(&kids[i2 as usize], k2);
                     }
                 }
-                break;
+                if defer && self.skip_now(pass, j, &mut order[j].0, ckey, &c, bad) {
+                    any_deferred = true;
+                    continue;
+                }
+                let (xc, invert) = child_threshold(x, &c);
+                let r = if defer {
+                    self.test_marked(&c, ckey, xc, ply + 1, bad)
+                } else {
+                    self.test(&c.state, ckey, xc, ply + 1, bad)
+                };
+                let Some(r) = r else {
+                    aborted = true;
+                    break 'passes;
+                };
+                let pv = to_parent(r.v, &c);
+                if r.ok != invert {
+                    ok = true;
+                    rep = r.rep;
+                    capped = r.capped;
+                    best = Some(i);
+                    v = pv;
+                    if let (true, Some(slot)) =
+                        (history && r.rep as usize > ply, rules.history_slot(&c.mv))
+                    {
+                        // Weighted by the square of the work (log2 of the nodes) of the cutoff;
+                        // not for cutoffs by a repetition of the path (they say nothing about
+                        // the move elsewhere).
+                        let w = work_of(self.nodes - nodes0) as u32 + 1;
+                        let w = w * w;
+                        let h = &mut self.history[mover_bad as usize][side][slot];
+                        *h = h.saturating_add(w);
+                        if *h >= 1 << 30 {
+                            self.history
+                                .iter_mut()
+                                .flatten()
+                                .flatten()
+                                .for_each(|x| *x /= 2);
+                        }
+                    }
+                    break 'passes;
+                }
+                v = v.max(pv);
+                rep = rep.min(r.rep);
+                capped |= r.capped;
             }
-            v = v.max(pv);
-            rep = rep.min(r.rep);
-            capped |= r.capped;
         }
         self.kids[depth] = kids;
         self.order[depth] = order;

@@ -3,9 +3,10 @@
 //! [`alphabeta`] is the solver; [`order`] orders the moves of the search; [`retro`] solves
 //! small reachable graphs outright (the endgames); [`naive`] is the reference method used
 //! by the tests;
-//! [`tt`] is the transposition table; [`checkpoint`] saves and resumes a long solve.
+//! [`tt`] is the transposition table; [`busy`] marks the nodes the threads are searching; [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
+pub mod busy;
 pub mod checkpoint;
 pub mod naive;
 pub mod order;

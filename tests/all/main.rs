@@ -33,3 +33,4 @@ mod solver_naive;
 mod solver_retro;
 mod tablebase;
 mod tb_stream;
+mod threads;
