@@ -29,7 +29,7 @@ pub struct AnytimeArgs {
     pub exact_share: f64,
     /// Evaluation weights in hundredths of a seed: row,capture,mobility,reach,special
     /// (default: the game's tuned weights; docs/anytime.md).
-    #[arg(long, value_name = "W,W,W,W,W")]
+    #[arg(long, value_name = "W,W,W,W,W", allow_hyphen_values = true)]
     pub weights: Option<Weights>,
 }
 

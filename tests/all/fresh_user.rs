@@ -180,9 +180,10 @@ fn tb_gen_into_a_folder_being_generated_is_refused() {
     // Hold the folder's lock as a running generation would.
     let lock = giuthi::fsutil::DirLock::try_new(dir.path()).unwrap();
     let o = gen(dir.path());
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "a usage error: {o:?}");
     let err = stderr(&o);
     assert!(err.contains("another `giuthi tb gen` is running"), "{err}");
+    assert!(err.contains("--out "), "names the option: {err}");
     assert!(err.contains(&dir.path().display().to_string()), "{err}");
     assert!(
         !dir.path().join("giuthi-n4-s000.tb").exists(),
