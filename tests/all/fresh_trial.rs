@@ -249,3 +249,107 @@ fn k3_solve_file_names_the_file_and_line_of_an_opening() {
     assert!(out.is_empty(), "{out}");
     assert!(err.contains(&format!("{}:3: kiothi", f.display())), "{err}");
 }
+
+// ------------------------------------------------------ 7. --json where it was missing
+
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = giuthi(args);
+    assert_eq!(code, 0, "giuthi {args:?}: {err}");
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// Item 7: `start --json` gives the position string (as `start` prints it) and its
+/// fields (G1, R1, K1-K2).
+#[test]
+fn g1_start_json_gives_the_position_and_its_fields() {
+    for (args, game, variant, n, s) in [
+        (vec!["--pits", "5", "--seeds", "3"], "giuthi", "", 5, 3),
+        (
+            vec!["--pits", "5", "--seeds", "2", "--variant", "chain=one"],
+            "giuthi",
+            "chain=one",
+            5,
+            2,
+        ),
+        (vec!["--game", "kalah"], "kalah", "", 6, 4),
+        (vec!["--game", "kiothi"], "kiothi", "", 10, 5),
+    ] {
+        let (code, text, _) = giuthi(&[&["start"], &args[..]].concat());
+        assert_eq!(code, 0);
+        let v = json_of(&[&["start", "--json"], &args[..]].concat());
+        assert_eq!(v["position"], text.trim(), "{args:?}");
+        assert_eq!(v["game"], game);
+        assert_eq!(v["variant"], variant);
+        assert_eq!(v["pits_per_row"], n);
+        assert_eq!(v["seeds_per_pit"], s);
+        assert_eq!(v["turn"], "S");
+        let pits: Vec<u64> = v["pits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .collect();
+        assert_eq!(pits.len(), 2 * n);
+        assert_eq!(v["seeds_on_board"], pits.iter().sum::<u64>());
+        if game != "kiothi" {
+            assert!(pits.iter().all(|&p| p == s as u64), "{v}");
+        } else {
+            assert_eq!(v["labels"][4], "5s", "{v}");
+        }
+        // The fields agree with `show --json` of the same position.
+        let shown = json_of(&["show", "--json", text.trim()]);
+        assert_eq!(shown["pits"], v["pits"]);
+        assert_eq!(shown["labels"], v["labels"]);
+    }
+}
+
+/// Item 7: `bench --json` gives every case's nodes (the same deterministic count as the
+/// text), value and CPU seconds.
+#[test]
+fn v3_bench_json_gives_each_cases_nodes_and_value() {
+    let (code, text, err) = giuthi(&["bench", "--only", "kalah(4,3)"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json_of(&["bench", "--only", "kalah(4,3)", "--json"]);
+    assert_eq!(v["suite"], "quick");
+    let cases = v["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "{v}");
+    let c = &cases[0];
+    assert_eq!(c["name"], "kalah(4,3)");
+    assert_eq!(c["margin"], 8);
+    assert_eq!(c["lo_range"], serde_json::json!([8, 8]));
+    assert_eq!(c["verdict"], "ok");
+    let nodes = c["nodes"].as_u64().unwrap();
+    assert!(text.contains(&format!("nodes {nodes} ")), "{text} vs {v}");
+    assert_eq!(v["nodes"], nodes);
+    assert!(c["cpu_seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(v["wrong"], 0);
+}
+
+/// Item 7: `plot --json` says what it wrote and the points it drew; it needs `--out`
+/// (the SVG would share stdout).
+#[test]
+fn plot_json_gives_the_file_and_the_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.txt");
+    std::fs::write(
+        &f,
+        "giuthi 2,2,2,2,2/2,2,2,2,2 S 0,0 | lo=+20 hi=+inf margin=+20 result=win best=7cw,7ccw\n\
+         giuthi 1,1,1,1,1/1,1,1,1,1 S 0,0 | lo=+0 hi=+inf margin=+0 result=draw best=5cw\n",
+    )
+    .unwrap();
+    let svg = dir.path().join("m.svg");
+    let v = json_of(&["plot", s(&f), "--out", s(&svg), "--json"]);
+    assert_eq!(v["out"], s(&svg));
+    assert_eq!(
+        v["bytes"].as_u64().unwrap(),
+        std::fs::metadata(&svg).unwrap().len()
+    );
+    assert_eq!(
+        v["series"],
+        serde_json::json!([{"board": "Giuthi 2x5", "points": [
+            {"seeds_per_pit": 1, "margin": 0}, {"seeds_per_pit": 2, "margin": 20}]}])
+    );
+    let (code, _, err) = giuthi(&["plot", s(&f), "--json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--out"), "{err}");
+}
