@@ -874,27 +874,6 @@ fn solve_checkpointed<R: OracleFor>(
         )),
         e => anyhow::Error::new(e).context("--checkpoint: cannot lock the checkpoint"),
     })?;
-    // A graph small enough for the retrograde pass is solved by it, exactly as without
-    // --checkpoint (`lo` and `hi` exact): there is no search to save.
-    let user_stop = stop_flag();
-    let t = Instant::now();
-    if let Some((sol, moves)) = try_retro(pos, c, &|| user_stop.load(Ordering::Relaxed)) {
-        let moves = moves.filter(|_| c.analyze);
-        let states = sol.nodes;
-        print_solution(pos, &(sol, moves), t.elapsed().as_secs_f64(), json);
-        let kept = if path.exists() {
-            " (the file is left as it was)"
-        } else {
-            ""
-        };
-        eprintln!(
-            "checkpoint {}: not written: the retrograde pass solved the position outright \
-             over its {states} states (--retro-states {}); there is no search to resume{kept}",
-            path.display(),
-            c.retro_states
-        );
-        return Ok(0);
-    }
     let mut c = c.clone();
     let mut resumed = None;
     // The ranges of a checkpoint whose search already settled what is asked (the margin;
@@ -924,7 +903,8 @@ fn solve_checkpointed<R: OracleFor>(
             prior.nodes,
             prior.seconds
         );
-        let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
+        let resize = c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len();
+        let table = if resize {
             // An explicit --hash of another size: carry the entries over.
             let t = Instant::now();
             let resized = Table::try_new(c.hash_mb)
@@ -946,14 +926,40 @@ fn solve_checkpointed<R: OracleFor>(
         c.hash_mb = 1;
         let p = prior.progress;
         let ranges = BoundRanges { lo: p.lo, hi: p.hi };
-        if (c.bounds && p.is_done())
-            || (!c.bounds && ranges.margin(pos.captured_difference()).is_some())
-        {
+        let settled = if c.bounds {
+            p.is_done()
+        } else {
+            ranges.margin(pos.captured_difference()).is_some()
+        };
+        // (A table moved into a table of another size is new: it is saved.)
+        if settled && !resize {
             finished = Some(p);
         }
         resumed = Some((prior, table));
     } else {
         check_writable(path)?;
+    }
+    // A graph small enough for the retrograde pass is solved by it, exactly as without
+    // --checkpoint (`lo` and `hi` exact): there is no search to save. (A file already
+    // there was checked above: a corrupt or foreign one is reported all the same.)
+    let user_stop = stop_flag();
+    let t = Instant::now();
+    if let Some((sol, moves)) = try_retro(pos, &c, &|| user_stop.load(Ordering::Relaxed)) {
+        let moves = moves.filter(|_| c.analyze);
+        let states = sol.nodes;
+        print_solution(pos, &(sol, moves), t.elapsed().as_secs_f64(), json);
+        let kept = if path.exists() {
+            " (the file is left as it was)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "checkpoint {}: not written: the retrograde pass solved the position outright \
+             over its {states} states (--retro-states {}); there is no search to resume{kept}",
+            path.display(),
+            c.retro_states
+        );
+        return Ok(0);
     }
     let mut solver = make_solver(pos, &c)?;
     let (base_nodes, base_secs) = match resumed {

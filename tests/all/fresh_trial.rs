@@ -353,3 +353,40 @@ fn plot_json_gives_the_file_and_the_points() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--out"), "{err}");
 }
+
+/// Item 6, every command: a POSITION read from a file that the command cannot take is
+/// reported with the file and line too.
+#[test]
+fn k3_a_position_file_the_command_refuses_is_named_with_its_line() {
+    for args in [
+        vec!["analyze", "positions/kiothi-start.txt"],
+        vec!["perft", "positions/kiothi-start.txt", "--depth", "1"],
+        vec!["moves", "positions/kiothi-start.txt"],
+    ] {
+        let (code, _, err) = giuthi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: positions/kiothi-start.txt:4: kiothi "),
+            "{args:?}: {err}"
+        );
+    }
+    // Given as a string, the position has no file to name.
+    let text = "kiothi 0,0,0,0,5s,5s,5s,5s,5s,5s/0,0,0,0,5s,5s,5s,5s,5s,5s S 0,0 open1";
+    let (code, _, err) = giuthi(&["analyze", text]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("error: {text}: ")), "{err}");
+}
+
+/// Item 2: a corrupt or foreign checkpoint is reported even for a position the
+/// retrograde pass solves (the user named the file: it is checked first).
+#[test]
+fn a_foreign_checkpoint_is_refused_before_the_retrograde_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck.bin");
+    std::fs::write(&ck, "not a checkpoint\n").unwrap();
+    let (code, out, err) = giuthi(&["solve", TINY, "--checkpoint", s(&ck)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("not a giuthi checkpoint"), "{err}");
+    assert_eq!(std::fs::read(&ck).unwrap(), b"not a checkpoint\n");
+}
