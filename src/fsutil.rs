@@ -6,7 +6,8 @@
 //! into one temporary. A process killed while writing (`kill -9`, a crash, a power cut)
 //! leaves its temporary behind; the next writer of `FILE` removes the temporaries of
 //! processes that are no longer running ([`remove_stale_temps`]), and `tb gen` does the
-//! same for its whole folder while it holds the folder's lock ([`DirLock`]).
+//! same for its whole folder while it holds the folder's lock ([`DirLock`]). A checkpoint is
+//! locked against a second run for as long as its run lasts ([`FileLock`]).
 //!
 //! A temporary whose process id belongs to a running process is never touched: it may be
 //! another run writing at this moment (or an unrelated process that reused the id, in
@@ -174,33 +175,34 @@ fn try_lock_exclusive(_file: &File) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// The name of the lock file [`DirLock`] takes in a folder.
+/// The name of the lock file older builds took in a folder (`giuthi.lock`); [`DirLock`]
+/// now locks the folder itself and removes such a file when nobody holds it.
 pub const LOCK_FILE: &str = "giuthi.lock";
 
 /// An exclusive lock on a folder, held while the value lives: the operating system's file
-/// lock (`flock` on Unix; none elsewhere) on the folder's [`LOCK_FILE`], so it is released
-/// when the process ends in any way, `kill -9` included, and a lock file left behind locks
-/// nothing.
+/// lock (`flock` on Unix; none elsewhere) on the folder itself, opened read-only, so
+/// nothing is left in the folder and the lock is released when the process ends in any
+/// way, `kill -9` included.
 #[derive(Debug)]
 pub struct DirLock {
-    _file: File,
+    _dir: File,
     path: PathBuf,
 }
 
-/// Why [`DirLock::try_new`] did not lock.
+/// Why [`DirLock::try_new`] or [`FileLock::try_new`] did not lock.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LockError {
     /// Another process holds the lock.
     #[error("{}: locked by another process", path.display())]
     Busy {
-        /// The lock file.
+        /// The locked folder or file.
         path: PathBuf,
     },
-    /// The lock file could not be opened or locked.
+    /// The folder or lock file could not be opened or locked.
     #[error("{}: {source}", path.display())]
     Io {
-        /// The lock file.
+        /// The folder or lock file.
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
@@ -208,35 +210,140 @@ pub enum LockError {
 }
 
 impl DirLock {
-    /// Takes the lock of `dir` without waiting.
+    /// Takes the lock of `dir` without waiting. A `giuthi.lock` ([`LOCK_FILE`]) left by an
+    /// older build is removed when no process holds it.
     ///
     /// # Errors
     ///
-    /// [`LockError::Busy`] when another process holds it; [`LockError::Io`] when the lock
-    /// file cannot be created or locked.
+    /// [`LockError::Busy`] when another process holds it; [`LockError::Io`] when the
+    /// folder cannot be opened or locked.
     pub fn try_new(dir: &Path) -> Result<DirLock, LockError> {
-        let path = dir.join(LOCK_FILE);
+        let path = dir.to_path_buf();
         let io = |source| LockError::Io {
             path: path.clone(),
             source,
         };
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io)?;
+        let file = File::open(dir).map_err(io)?;
         match try_lock_exclusive(&file) {
-            Ok(true) => Ok(DirLock { _file: file, path }),
-            Ok(false) => Err(LockError::Busy { path }),
-            Err(e) => Err(io(e)),
+            Ok(true) => {}
+            Ok(false) => return Err(LockError::Busy { path }),
+            Err(e) => return Err(io(e)),
         }
+        // The lock file of an older build: an old generation still running holds it.
+        let old = dir.join(LOCK_FILE);
+        if let Ok(f) = File::open(&old) {
+            if matches!(try_lock_exclusive(&f), Ok(true))
+                && f.metadata().is_ok_and(|m| m.is_file() && m.len() == 0)
+            {
+                let _ = std::fs::remove_file(&old);
+            }
+        }
+        Ok(DirLock { _dir: file, path })
     }
 
-    /// The lock file.
+    /// The locked folder.
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// An exclusive lock on a file the tool rewrites by renaming (a checkpoint), held while
+/// the value lives: the operating system's file lock (`flock` on Unix; none elsewhere) on
+/// a lock file beside it, `FILE.lock`, which is removed when the value is dropped.
+///
+/// A rename replaces the file's inode, so the lock cannot be on `FILE` itself. The lock
+/// file is unlinked while still locked, and a process that locked an inode no longer at
+/// `FILE.lock` (it opened the file just before its holder removed it) opens the new one
+/// and tries again, so two processes never both hold the lock. A run that dies leaves
+/// `FILE.lock` behind unlocked: the next run takes it (and removes it when done).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::fsutil::{FileLock, LockError};
+/// let dir = std::env::temp_dir().join(format!("giuthi-filelock-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let ck = dir.join("ck.bin");
+/// let held = FileLock::try_new(&ck)?;
+/// assert!(matches!(FileLock::try_new(&ck), Err(LockError::Busy { .. })));
+/// drop(held);
+/// assert!(!dir.join("ck.bin.lock").exists());
+/// let _again = FileLock::try_new(&ck)?;
+/// # drop(_again);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct FileLock {
+    file: Option<File>,
+    path: PathBuf,
+}
+
+impl FileLock {
+    /// Takes the lock of `path` (on `path.lock`) without waiting.
+    ///
+    /// # Errors
+    ///
+    /// [`LockError::Busy`] naming the lock file when another process holds it;
+    /// [`LockError::Io`] when the lock file cannot be created or locked.
+    pub fn try_new(path: &Path) -> Result<FileLock, LockError> {
+        let mut s = path.as_os_str().to_owned();
+        s.push(".lock");
+        let lock = PathBuf::from(s);
+        let io = |source| LockError::Io {
+            path: lock.clone(),
+            source,
+        };
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock)
+                .map_err(io)?;
+            match try_lock_exclusive(&file) {
+                Ok(true) => {}
+                Ok(false) => return Err(LockError::Busy { path: lock }),
+                Err(e) => return Err(io(e)),
+            }
+            if same_file(&file, &lock) {
+                return Ok(FileLock {
+                    file: Some(file),
+                    path: lock,
+                });
+            }
+            // Its holder removed it between our open and our lock: take the new one.
+        }
+    }
+
+    /// The lock file (`FILE.lock`).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // Unlinked while locked, then unlocked by closing (see the type's docs).
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file.take());
+    }
+}
+
+/// Whether `path` still names the open `file` (same device and inode).
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Where inodes cannot be compared the lock file is taken as it is.
+#[cfg(not(unix))]
+fn same_file(_file: &File, path: &Path) -> bool {
+    path.exists()
 }
 
 #[cfg(test)]
@@ -280,5 +387,43 @@ mod tests {
         ));
         drop(a);
         DirLock::try_new(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "nothing left"
+        );
+    }
+
+    #[test]
+    fn an_old_builds_unheld_lock_file_is_removed_and_a_held_one_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join(LOCK_FILE);
+        let f = File::create(&old).unwrap();
+        assert!(try_lock_exclusive(&f).unwrap());
+        drop(DirLock::try_new(dir.path()).unwrap());
+        assert!(old.exists(), "held by an old generation: kept");
+        drop(f);
+        drop(DirLock::try_new(dir.path()).unwrap());
+        assert!(!old.exists());
+    }
+
+    #[test]
+    fn a_file_lock_survives_its_lock_file_being_replaced_and_a_dead_holders_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("ck");
+        // Left by a run that died: not held, taken.
+        std::fs::write(dir.path().join("ck.lock"), b"").unwrap();
+        let a = FileLock::try_new(&ck).unwrap();
+        assert!(matches!(
+            FileLock::try_new(&ck),
+            Err(LockError::Busy { .. })
+        ));
+        drop(a);
+        assert!(!dir.path().join("ck.lock").exists());
+        let _b = FileLock::try_new(&ck).unwrap();
+        assert!(matches!(
+            FileLock::try_new(&ck),
+            Err(LockError::Busy { .. })
+        ));
     }
 }

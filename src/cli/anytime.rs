@@ -6,13 +6,14 @@ use super::solve::{make_solver, oracle, stop_flag, Common, OracleFor};
 use giuthi::anytime::eval::{Evaluate, Weights};
 use giuthi::anytime::matchplay::parse_seconds;
 use giuthi::anytime::search::{HeuristicSearch, Iteration};
+use giuthi::anytime::table::Entry;
 use giuthi::anytime::think::{
     eval_seeds, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
 };
 use giuthi::solve::alphabeta::moves_to_strings;
 use giuthi::{Position, Rules};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The options of anytime analysis.
 #[derive(Debug, clap::Args)]
@@ -29,7 +30,7 @@ pub struct AnytimeArgs {
     pub exact_share: f64,
     /// Evaluation weights in hundredths of a seed: row,capture,mobility,reach,special
     /// (default: the game's tuned weights; docs/anytime.md).
-    #[arg(long, value_name = "W,W,W,W,W")]
+    #[arg(long, value_name = "W,W,W,W,W", allow_hyphen_values = true)]
     pub weights: Option<Weights>,
 }
 
@@ -44,8 +45,33 @@ fn share(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{text:?}: expected a number from 0 to 1"))
 }
 
-/// Heuristic table size (MB).
+/// Heuristic table size (MB), the most with --movetime.
 const HEURISTIC_HASH_MB: usize = 16;
+
+/// Nodes a second of the exact solver a `--movetime` table is sized for (measured: about
+/// 2 to 3.3 million on one thread; twice the table it can fill in the time is allowed for).
+const EXACT_NODES_PER_SECOND: f64 = 4_000_000.0;
+
+/// Nodes a second of the heuristic search a `--movetime` table is sized for (the info
+/// lines show 1 to 2 million on one thread).
+const HEURISTIC_NODES_PER_SECOND: f64 = 2_000_000.0;
+
+/// Megabytes of a table for `seconds` of search at `per_second` nodes of `bytes` each
+/// (one entry a node at most), a power of two from 1 to `cap`.
+///
+/// ```text
+/// mb_for(0.03, 4e6, 16, 64) = 2    (the exact share of --movetime 0.1)
+/// mb_for(3.0, 4e6, 16, 64) = 64
+/// ```
+fn mb_for(seconds: f64, per_second: f64, bytes: usize, cap: usize) -> usize {
+    let mb = (seconds * per_second * bytes as f64 / (1u64 << 20) as f64).ceil();
+    let mb = if mb.is_finite() && mb >= 1.0 {
+        (mb.min(1e9) as usize).next_power_of_two()
+    } else {
+        1
+    };
+    mb.min(cap.max(1))
+}
 
 /// A signed number of seeds with two decimals.
 pub(super) fn seeds(v: f64) -> String {
@@ -142,20 +168,42 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     json: bool,
     quiet: bool,
 ) -> anyhow::Result<(Answer<R>, bool)> {
+    // --movetime counts from here: the tables' set-up and a retrograde attempt are
+    // part of the time the user gave.
+    let t_start = Instant::now();
     let user_stop = stop_flag();
+    // With --movetime and no --hash, the tables are sized to what the time can fill: a
+    // fresh table's pages are cleared by the kernel as the search first touches them, and
+    // on a loaded machine that cost (for the default 64 MB) ate the exact share and left
+    // the heuristic search one depth (issue 13, the fresh user's 2x8 endgame).
+    let mut c = c.clone();
+    let mut heuristic_mb = HEURISTIC_HASH_MB;
+    if let Some(t) = a.movetime {
+        if !c.hash_given {
+            let share = t.as_secs_f64() * a.exact_share;
+            c.hash_mb = mb_for(share, EXACT_NODES_PER_SECOND, 16, c.hash_mb);
+        }
+        heuristic_mb = mb_for(
+            t.as_secs_f64(),
+            HEURISTIC_NODES_PER_SECOND,
+            std::mem::size_of::<Option<Entry>>(),
+            HEURISTIC_HASH_MB,
+        );
+    }
+    let c = &c;
     // The solver gets its own stop flag: its share of the time ends it, not the process.
     let solver = make_solver(pos, c)?.with_stop(Default::default());
     if let Some(answer) = retro_answer(pos, c, a, all_moves) {
         return Ok((answer, false));
     }
     let weights = a.weights.unwrap_or_else(|| pos.rules.default_weights());
-    let mut heuristic = HeuristicSearch::new(pos.rules.clone(), weights, HEURISTIC_HASH_MB)
-        .with_stop(user_stop.clone());
+    let mut heuristic =
+        HeuristicSearch::new(pos.rules.clone(), weights, heuristic_mb).with_stop(user_stop.clone());
     if let Some(o) = oracle(&pos.rules, c)? {
         heuristic = heuristic.with_oracle(o);
     }
     let opts = ThinkOptions {
-        movetime: a.movetime,
+        movetime: a.movetime.map(|t| t.saturating_sub(t_start.elapsed())),
         exact_share: a.exact_share,
         all_moves,
         ..ThinkOptions::default()
@@ -233,4 +281,19 @@ fn retro_answer<R: Rules>(
         moves,
         interrupted: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mb_for;
+
+    #[test]
+    fn tables_are_sized_to_the_time() {
+        assert_eq!(mb_for(0.03, 4e6, 16, 64), 2);
+        assert_eq!(mb_for(0.0, 4e6, 16, 64), 1);
+        assert_eq!(mb_for(3.0, 4e6, 16, 64), 64);
+        assert_eq!(mb_for(86_400.0, 4e6, 16, 64), 64);
+        assert_eq!(mb_for(0.1, 2e6, 24, 16), 8);
+        assert_eq!(mb_for(1.0, 4e6, 16, 0), 1);
+    }
 }

@@ -5,7 +5,7 @@ use super::usage;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::order::MoveOrder;
-use giuthi::value::{fmt_score, BoundRanges, Bounds, Score, NEG_INF, POS_INF};
+use giuthi::value::{fmt_score, range_json, BoundRanges, Bounds, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::time::Instant;
 
@@ -196,6 +196,53 @@ pub struct Args {
     /// (docs/performance.md).
     #[arg(long, value_name = "ORDER", default_value = "auto")]
     pub order: MoveOrder,
+    /// Print one JSON object at the end: {"suite", "hash_mb", "cases": [{"name",
+    /// "position", "lo_range", "hi_range", "margin", "verdict", "nodes", "cpu_seconds",
+    /// "seconds"}], "nodes", "cpu_seconds", "seconds", "wrong"} (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One case of `bench --json`.
+#[derive(Debug, serde::Serialize)]
+struct CaseJson {
+    /// The case's name.
+    name: &'static str,
+    /// Its position (RULES.md N1).
+    position: &'static str,
+    /// The proven range of `lo` (V2): `[a, b]`, infinities as `"-inf"`/`"+inf"`.
+    lo_range: serde_json::Value,
+    /// The proven range of `hi`.
+    hi_range: serde_json::Value,
+    /// The exact margin (V3).
+    margin: i32,
+    /// `ok`, `unchecked` (no known value) or `WRONG`.
+    verdict: &'static str,
+    /// Nodes searched (deterministic: one thread).
+    nodes: u64,
+    /// CPU seconds of the solve.
+    cpu_seconds: f64,
+    /// Wall seconds of the solve.
+    seconds: f64,
+}
+
+/// The whole of `bench --json`.
+#[derive(Debug, serde::Serialize)]
+struct BenchJson {
+    /// `quick`, `kalah` or `giuthi`.
+    suite: String,
+    /// The table size in MB.
+    hash_mb: usize,
+    /// Every case, in order.
+    cases: Vec<CaseJson>,
+    /// Nodes of all cases.
+    nodes: u64,
+    /// CPU seconds of the whole run.
+    cpu_seconds: f64,
+    /// Wall seconds of the whole run.
+    seconds: f64,
+    /// Cases whose value differs from the known one.
+    wrong: u32,
 }
 
 /// What one solve of the bench gave.
@@ -276,6 +323,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let mut total = 0;
     let mut wrong = 0;
+    let mut rows = Vec::new();
     for case in selected {
         let any: AnyPosition = case.position.parse()?;
         let (t1, c1) = (Instant::now(), cpu_seconds());
@@ -294,17 +342,31 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             (true, None) => "unchecked",
             (true, Some(_)) => "ok",
         };
-        println!(
-            "{:<24} {} margin {:+}  {}  nodes {}  cpu {:.2} s  wall {:.2} s  {:.0} nodes/cpu-s",
-            case.name,
-            out.ranges,
-            out.margin,
-            verdict,
-            out.nodes,
-            cpu,
-            wall,
-            out.nodes as f64 / cpu.max(0.01)
-        );
+        if args.json {
+            rows.push(CaseJson {
+                name: case.name,
+                position: case.position,
+                lo_range: range_json(out.ranges.lo),
+                hi_range: range_json(out.ranges.hi),
+                margin: out.margin,
+                verdict,
+                nodes: out.nodes,
+                cpu_seconds: cpu,
+                seconds: wall,
+            });
+        } else {
+            println!(
+                "{:<24} {} margin {:+}  {}  nodes {}  cpu {:.2} s  wall {:.2} s  {:.0} nodes/cpu-s",
+                case.name,
+                out.ranges,
+                out.margin,
+                verdict,
+                out.nodes,
+                cpu,
+                wall,
+                out.nodes as f64 / cpu.max(0.01)
+            );
+        }
         if !ok {
             let known = match case.bounds {
                 Some((lo, hi)) => format!("lo {} hi {} ", fmt_score(lo), fmt_score(hi)),
@@ -325,9 +387,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         (Some(a), Some(b)) => b - a,
         _ => wall,
     };
-    println!(
-        "total nodes {total}  cpu {cpu:.2} s  wall {wall:.2} s  {:.0} nodes/cpu-s",
-        total as f64 / cpu.max(0.01)
-    );
+    if args.json {
+        let out = BenchJson {
+            suite: format!("{:?}", args.suite).to_lowercase(),
+            hash_mb: hash,
+            cases: rows,
+            nodes: total,
+            cpu_seconds: cpu,
+            seconds: wall,
+            wrong,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!(
+            "total nodes {total}  cpu {cpu:.2} s  wall {wall:.2} s  {:.0} nodes/cpu-s",
+            total as f64 / cpu.max(0.01)
+        );
+    }
     Ok(if wrong > 0 { 1 } else { 0 })
 }

@@ -14,6 +14,21 @@ pub fn usage(msg: impl std::fmt::Display) -> anyhow::Error {
     anyhow::Error::new(Usage(msg.to_string()))
 }
 
+/// The last position [`read_position`] read from a file: its canonical text and
+/// `FILE:LINE`.
+static SOURCE: std::sync::Mutex<Option<(String, String)>> = std::sync::Mutex::new(None);
+
+/// An error message about a position read from a file (it starts with the position's
+/// text, as every message about a position the command cannot take does) with the file
+/// and line in front: `positions/kiothi-start.txt:4: kiothi ...: an opening
+/// redistribution is due (K3) ...`. Other messages are returned as they are.
+pub fn locate(msg: String) -> String {
+    match SOURCE.lock().ok().and_then(|s| s.clone()) {
+        Some((pos, at)) if msg.starts_with(&pos) => format!("{at}: {msg}"),
+        _ => msg,
+    }
+}
+
 /// Reads a POSITION argument: a position string, or the path of a file whose first
 /// non-comment, non-empty line is one (anything after ` | ` on that line, such as a
 /// recorded solution, is ignored).
@@ -42,9 +57,13 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
             .ok_or_else(|| usage(format!("{}: no position in the file", path.display())))?;
         // A positions/ line may carry a recorded solution after " | ".
         let line = line.split(" | ").next().unwrap_or(line).trim();
-        return line
+        let any: AnyPosition = line
             .parse()
-            .map_err(|e| usage(format!("{}:{}: {e}", path.display(), no + 1)));
+            .map_err(|e| usage(format!("{}:{}: {e}", path.display(), no + 1)))?;
+        if let Ok(mut s) = SOURCE.lock() {
+            *s = Some((any.to_string(), format!("{}:{}", path.display(), no + 1)));
+        }
+        return Ok(any);
     }
     let looks_like_path = !arg.is_empty() && !arg.contains(' ') && !arg.contains(',');
     // A path-like word (a folder separator or a file extension) is a file the user meant.

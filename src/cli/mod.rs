@@ -96,7 +96,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", common::clip(&error_text(&e)));
+            eprintln!("error: {}", common::clip(&common::locate(error_text(&e))));
             if e.chain().any(|c| c.is::<Usage>()) {
                 2
             } else {

@@ -25,6 +25,40 @@ pub struct Args {
     /// there is replaced). Without it the SVG goes to standard output.
     #[arg(long, value_name = "SVG")]
     pub out: Option<PathBuf>,
+    /// Print one JSON object (needs --out, as the SVG would share stdout): {"out",
+    /// "bytes", "series": [{"board", "points": [{"seeds_per_pit", "margin"}]}]}
+    /// (docs/cli.md).
+    #[arg(long, requires = "out")]
+    pub json: bool,
+}
+
+/// What `plot --json` prints: the file written and the points plotted.
+#[derive(Debug, serde::Serialize)]
+struct PlotJson {
+    /// The SVG file written.
+    out: String,
+    /// Its size in bytes.
+    bytes: usize,
+    /// One series a board, in the legend's order.
+    series: Vec<SeriesJson>,
+}
+
+/// One line of the chart.
+#[derive(Debug, serde::Serialize)]
+struct SeriesJson {
+    /// The board (`Giuthi 2x5`, `Kalah(4,s)`).
+    board: String,
+    /// Its points, by seeds per pit.
+    points: Vec<PointJson>,
+}
+
+/// One point: a start position's exact margin for South (V3).
+#[derive(Debug, serde::Serialize)]
+struct PointJson {
+    /// Seeds in every pit at the start.
+    seeds_per_pit: i32,
+    /// The recorded exact margin for South, the first player.
+    margin: i32,
 }
 
 /// The plotted points of one file's `text` by board name: (seeds per pit, margin). A
@@ -160,7 +194,28 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Some(out) => {
             giuthi::fsutil::write_atomic(out, svg.as_bytes())
                 .with_context(|| format!("--out {}: cannot write the SVG", out.display()))?;
-            println!("wrote {} ({} series)", out.display(), series.len());
+            if args.json {
+                let v = PlotJson {
+                    out: out.display().to_string(),
+                    bytes: svg.len(),
+                    series: series
+                        .iter()
+                        .map(|(board, pts)| SeriesJson {
+                            board: board.clone(),
+                            points: pts
+                                .iter()
+                                .map(|&(seeds_per_pit, margin)| PointJson {
+                                    seeds_per_pit,
+                                    margin,
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                };
+                println!("{}", serde_json::to_string(&v)?);
+            } else {
+                println!("wrote {} ({} series)", out.display(), series.len());
+            }
         }
     }
     Ok(0)

@@ -2,6 +2,7 @@
 
 use super::common::{read_position, usage};
 use anyhow::Context;
+use giuthi::fsutil::{FileLock, LockError};
 use giuthi::rules::giuthi::Giuthi;
 use giuthi::rules::kalah::Kalah;
 use giuthi::rules::kiothi::Kiothi;
@@ -250,16 +251,23 @@ pub(super) fn default_threads() -> usize {
 ///
 /// A usage error for a position whose moves are not enumerated (a Kiothi opening, K3),
 /// or a tablebase folder that cannot be used.
-pub(super) fn make_solver<R: OracleFor>(
-    pos: &Position<R>,
-    c: &Common,
-) -> anyhow::Result<Solver<R>> {
+/// A usage error for a position the exact solver cannot take: a Kiothi opening
+/// redistribution is due (K3).
+fn refuse_opening<R: Rules>(pos: &Position<R>) -> anyhow::Result<()> {
     if !pos.rules.can_enumerate(&pos.state) {
         return Err(usage(format!(
             "{pos}: an opening redistribution is due (K3); exact analysis starts in the play \
              phase (`giuthi bestmove` gives a heuristic opening choice)"
         )));
     }
+    Ok(())
+}
+
+pub(super) fn make_solver<R: OracleFor>(
+    pos: &Position<R>,
+    c: &Common,
+) -> anyhow::Result<Solver<R>> {
+    refuse_opening(pos)?;
     let mut solver = Solver::try_new(
         pos.rules.clone(),
         SolverOptions {
@@ -736,12 +744,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 )));
             }
         }
+        // A position the solver cannot take (a Kiothi opening) is reported at once too.
+        let at = |e: anyhow::Error| e.context(format!("{}:{}", path.display(), i + 1));
+        with_position!(&any, p => refuse_opening(p)).map_err(at)?;
         lines.push((i, any, recorded));
     }
     c.tb_where_present = true;
     // Every table set the file needs is opened and checked before the first solve.
-    for (_, any, _) in &lines {
-        with_position!(any, p => oracle(&p.rules, &c).map(|_| ()))?;
+    for (i, any, _) in &lines {
+        with_position!(any, p => oracle(&p.rules, &c).map(|_| ()))
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
     }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
     let t = Instant::now();
@@ -753,7 +765,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         // A line that records lo and hi is checked on them too: solved with both exact.
         let mut c = c.clone();
         c.bounds |= recorded.as_ref().is_some_and(Record::has_bounds);
-        let rec = match solve_any(&any, &c, args.json, !args.check || args.json)? {
+        let rec = match solve_any(&any, &c, args.json, !args.check || args.json)
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?
+        {
             Ok(r) => r,
             Err(code) => return Ok(code),
         };
@@ -806,9 +820,8 @@ fn ranges(p: &Progress) -> String {
     format!("lo {}, hi {}", range(p.lo), range(p.hi))
 }
 
-/// Checks that a checkpoint can be written at `path` before a long search starts: the
-/// folder exists and a file can be created beside `path`.
-fn check_writable(path: &Path) -> anyhow::Result<()> {
+/// Checks that `path` can be a checkpoint: its folder exists and it is not a folder.
+fn check_place(path: &Path) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -826,6 +839,12 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
             path.display()
         )));
     }
+    Ok(())
+}
+
+/// Checks that a checkpoint can be written at `path` before a long search starts: a file
+/// can be created beside it.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
     let tmp = temp_path(path);
     std::fs::File::create(&tmp)
         .with_context(|| format!("--checkpoint: cannot write {}", tmp.display()))?;
@@ -844,10 +863,23 @@ fn solve_checkpointed<R: OracleFor>(
     json: bool,
 ) -> anyhow::Result<i32> {
     let path = ck.path;
+    check_place(path)?;
+    // One run a checkpoint: a second one would overwrite the first's saves with its own.
+    let _lock = FileLock::try_new(path).map_err(|e| match e {
+        LockError::Busy { path: lock } => usage(format!(
+            "--checkpoint {}: another `giuthi solve` is using this checkpoint (it holds the \
+             lock {}); wait for it to finish, or name another file",
+            path.display(),
+            lock.display()
+        )),
+        e => anyhow::Error::new(e).context("--checkpoint: cannot lock the checkpoint"),
+    })?;
     let mut c = c.clone();
     let mut resumed = None;
-    // A folder is refused by check_writable as a bad argument.
-    if path.exists() && !path.is_dir() {
+    // The ranges of a checkpoint whose search already settled what is asked (the margin;
+    // with --bounds, lo and hi): nothing new to save unless the ranges narrow.
+    let mut finished: Option<Progress> = None;
+    if path.exists() {
         let (prior, table) = match Checkpoint::read_for(path, pos) {
             Ok(x) => x,
             // Could not read it (permissions...): a failure, not a bad argument.
@@ -871,7 +903,8 @@ fn solve_checkpointed<R: OracleFor>(
             prior.nodes,
             prior.seconds
         );
-        let table = if c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len() {
+        let resize = c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len();
+        let table = if resize {
             // An explicit --hash of another size: carry the entries over.
             let t = Instant::now();
             let resized = Table::try_new(c.hash_mb)
@@ -891,9 +924,42 @@ fn solve_checkpointed<R: OracleFor>(
         };
         // The file's table replaces the one make_solver allocates: keep that one small.
         c.hash_mb = 1;
+        let p = prior.progress;
+        let ranges = BoundRanges { lo: p.lo, hi: p.hi };
+        let settled = if c.bounds {
+            p.is_done()
+        } else {
+            ranges.margin(pos.captured_difference()).is_some()
+        };
+        // (A table moved into a table of another size is new: it is saved.)
+        if settled && !resize {
+            finished = Some(p);
+        }
         resumed = Some((prior, table));
     } else {
         check_writable(path)?;
+    }
+    // A graph small enough for the retrograde pass is solved by it, exactly as without
+    // --checkpoint (`lo` and `hi` exact): there is no search to save. (A file already
+    // there was checked above: a corrupt or foreign one is reported all the same.)
+    let user_stop = stop_flag();
+    let t = Instant::now();
+    if let Some((sol, moves)) = try_retro(pos, &c, &|| user_stop.load(Ordering::Relaxed)) {
+        let moves = moves.filter(|_| c.analyze);
+        let states = sol.nodes;
+        print_solution(pos, &(sol, moves), t.elapsed().as_secs_f64(), json);
+        let kept = if path.exists() {
+            " (the file is left as it was)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "checkpoint {}: not written: the retrograde pass solved the position outright \
+             over its {states} states (--retro-states {}); there is no search to resume{kept}",
+            path.display(),
+            c.retro_states
+        );
+        return Ok(0);
     }
     let mut solver = make_solver(pos, &c)?;
     let (base_nodes, base_secs) = match resumed {
@@ -907,7 +973,12 @@ fn solve_checkpointed<R: OracleFor>(
         solver = solver.stop_after_tests(n);
     }
     let t0 = Instant::now();
+    // A finished search's checkpoint is not rewritten (the same ranges, nothing new).
+    let unchanged = |p: &Progress| finished.is_some_and(|f| (f.lo, f.hi) == (p.lo, p.hi));
     let write = |progress: Progress| -> anyhow::Result<()> {
+        if unchanged(&progress) {
+            return Ok(());
+        }
         let t = Instant::now();
         let ckpt = Checkpoint::of(
             pos,
@@ -956,6 +1027,13 @@ fn solve_checkpointed<R: OracleFor>(
     let session_nodes = solver.nodes();
     // The last checkpoint; a failure is reported after the solution is printed.
     let written = solver.progress().map_or(Ok(()), write);
+    if solver.progress().is_some_and(|p| unchanged(&p)) {
+        eprintln!(
+            "checkpoint {}: not rewritten: its search was finished ({}), nothing new to save",
+            path.display(),
+            ranges(&finished.expect("finished"))
+        );
+    }
     eprintln!(
         "checkpoint {}: this run {session_nodes} nodes in {session_secs:.3} s; all runs \
          {} nodes in {:.3} s",

@@ -4,7 +4,7 @@ use super::usage;
 use giuthi::rules::giuthi::{Giuthi, Variant, MAX_PITS_PER_ROW, MAX_SEEDS_ON_BOARD};
 use giuthi::rules::kalah::Kalah;
 use giuthi::rules::kiothi::{Kiothi, Variant as KiothiVariant};
-use giuthi::{BySide, Position};
+use giuthi::{BySide, Position, Rules};
 
 /// The games `start` can set up. To add a game (Kiothi), add a variant here, its default
 /// size in [`Game::default_size`] and its set-up in [`run`].
@@ -38,7 +38,8 @@ impl Game {
     giuthi start --pits 10 --seeds 9    # the 2x10 board with 9 a pit\n  \
     giuthi start --variant chain=one,origin=skip --pits 5 --seeds 4\n  \
     giuthi start --game kalah            # Kalah(6,4)\n  \
-    giuthi start --game kiothi --variant start=5x5")]
+    giuthi start --game kiothi --variant start=5x5\n  \
+    giuthi start --pits 5 --seeds 3 --json   # the position string and its fields")]
 pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "giuthi")]
@@ -55,6 +56,60 @@ pub struct Args {
     /// origin=sow|skip, end=stuck|empty-row. Kiothi: start=6x5|5x5, dir=ccw|cw.
     #[arg(long, value_name = "KEY=VALUE,...")]
     pub variant: Option<String>,
+    /// Print one JSON object: {"position", "game", "variant", "pits_per_row",
+    /// "seeds_per_pit", "seeds_on_board", "pits", "labels", "turn"} (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `start --json` prints: the position string and its fields.
+#[derive(Debug, serde::Serialize)]
+struct StartJson {
+    /// The position (RULES.md N1).
+    position: String,
+    /// `giuthi`, `kalah` or `kiothi`.
+    game: &'static str,
+    /// The variant as the position string writes it after `game:` (`""`: the default rules).
+    variant: String,
+    /// Pits in each row.
+    pits_per_row: usize,
+    /// Seeds (Kiothi: warriors) in every filled pit at the start.
+    seeds_per_pit: u64,
+    /// Seeds on the whole board.
+    seeds_on_board: u64,
+    /// The seeds of every pit in index order (North's row `0..n`, then South's).
+    pits: Vec<u32>,
+    /// The pits as `show` labels them (Kiothi: `5s`, a warrior's mark).
+    labels: Vec<String>,
+    /// The side to move: `S`.
+    turn: String,
+}
+
+/// Prints `text` (a start position) as text or, with `json`, as [`StartJson`].
+fn emit_start(text: &str, seeds_per_pit: u64, json: bool) -> anyhow::Result<()> {
+    if !json {
+        return super::common::emit(&format!("{text}\n"));
+    }
+    let any: giuthi::AnyPosition = text.parse()?;
+    let first = text.split(' ').next().unwrap_or("");
+    let variant = first.split_once(':').map_or("", |(_, v)| v).to_string();
+    let out = giuthi::with_position!(&any, p => {
+        let r = &p.rules;
+        let n = r.pits_per_row();
+        let pits: Vec<u32> = (0..2 * n).map(|i| r.seeds(&p.state, i)).collect();
+        StartJson {
+            position: text.to_string(),
+            game: r.name(),
+            variant,
+            pits_per_row: n,
+            seeds_per_pit,
+            seeds_on_board: pits.iter().map(|&x| u64::from(x)).sum(),
+            labels: (0..2 * n).map(|i| r.pit_label(&p.state, i)).collect(),
+            pits,
+            turn: p.turn().letter().to_string(),
+        }
+    });
+    super::common::emit(&format!("{}\n", serde_json::to_string(&out)?))
 }
 
 /// Runs `giuthi start`; returns the exit code.
@@ -71,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             None => KiothiVariant::default(),
         };
         let text = Kiothi::new(variant).start_position().to_string();
-        super::common::emit(&format!("{text}\n"))?;
+        emit_start(&text, Game::Kiothi.default_size().1, args.json)?;
         return Ok(0);
     }
     let (default_pits, default_seeds) = args.game.default_size();
@@ -122,6 +177,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         Game::Kiothi => unreachable!("handled above"),
     };
-    super::common::emit(&format!("{text}\n"))?;
+    emit_start(&text, seeds as u64, args.json)?;
     Ok(0)
 }

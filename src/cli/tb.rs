@@ -227,6 +227,20 @@ fn pits_error(pits: usize, e: impl std::fmt::Display) -> anyhow::Error {
     usage(format!("--pits {pits}: {reason}"))
 }
 
+/// A generation error as the user sees it: a refusal caused by an option (the memory
+/// budget, the layer range, a folder another generation holds) is a usage error (exit 2)
+/// naming the option; anything else (I/O, a corrupt layer) a failure (exit 1).
+fn gen_error(e: TbError, a: &GenArgs) -> anyhow::Error {
+    match e {
+        TbError::MemoryBudget { budget_mb, .. } => usage(format!("--memory {budget_mb}: {e}")),
+        TbError::RangeTooLarge { .. } | TbError::LayerTooLarge { .. } => {
+            usage(format!("--max-seeds {}: {e}", a.max_seeds))
+        }
+        TbError::Busy { .. } => usage(format!("--out {}: {e}", a.out.display())),
+        e => e.into(),
+    }
+}
+
 fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
     if !a.out.exists() {
         // Only the last folder is made: a typo in a parent is not silently created.
@@ -295,7 +309,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         return Ok(match reports {
             Ok(_) => 0,
             Err(TbError::Interrupted { .. }) => 130,
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(gen_error(e, &a)),
         });
     }
     let secs = t0.elapsed().as_secs_f64();
@@ -320,7 +334,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
             }
             return Ok(130);
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(gen_error(e, &a)),
     };
     if a.json {
         println!("{}", summary(None));

@@ -19,7 +19,7 @@ use crate::anytime::think::{think, Info, ThinkOptions};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::solve::alphabeta::{Interrupted, Solver, SolverOptions};
-use crate::value::{fmt_score, Bounds, GameResult, Score};
+use crate::value::{fmt_score, score_json, Bounds, GameResult, Score};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -137,14 +137,16 @@ impl Job {
         let mut v = (self.progress)();
         let inner = self.inner.lock().expect("job lock");
         if inner.state == JobState::Running && v.get("progress").is_none() {
-            let all = json!(["-inf", "+inf"]);
+            let all = range((crate::value::NEG_INF, crate::value::POS_INF));
             v["progress"] = json!({"lo": all.clone(), "hi": all});
             if let Some(d) = inner.answer.get("heuristic").and_then(|h| h.get("depth")) {
                 v["progress"]["depth"] = d.clone();
             }
         }
         let end = inner.finished.unwrap_or_else(Instant::now);
-        if v.get("nodes").is_none() {
+        // A finished job's work is in its answer (the search's nodes, or the states of
+        // the retrograde pass's graph: the solver's own count is 0 then).
+        if v.get("nodes").is_none() || inner.state != JobState::Running {
             v["nodes"] = inner.answer["nodes"].clone();
         }
         v["job"] = json!(self.id.to_string());
@@ -219,8 +221,10 @@ pub fn repetition_note(game: &str, b: Bounds, d: i32) -> String {
     }
 }
 
+/// A proven range as `solve --json` writes it: `[a, b]`, numbers for finite values and
+/// `"-inf"`/`"+inf"` for the infinities ([`crate::value::range_json`]).
 fn range(r: (Score, Score)) -> Value {
-    json!([fmt_score(r.0), fmt_score(r.1)])
+    crate::value::range_json(r)
 }
 
 impl Jobs {
@@ -420,7 +424,8 @@ fn finish(job: &Job, state: JobState, f: impl FnOnce(&mut Value)) {
     let last = (job.progress)();
     let mut inner = job.inner.lock().expect("job lock");
     f(&mut inner.answer);
-    if state != JobState::Running {
+    // A job solved by the retrograde pass counts its graph's states (set by `f`).
+    if state != JobState::Running && inner.answer.get("retro_states").is_none() {
         inner.answer["nodes"] = last["nodes"].clone();
     }
     if state != JobState::Running {
@@ -535,8 +540,12 @@ fn run<R: ServedGame>(
         json!(moves)
     };
     let solution = |a: &mut Value, bounds: Bounds, sol: &crate::solve::alphabeta::Solution<R>| {
-        a["lo"] = json!(fmt_score(bounds.lo));
-        a["hi"] = json!(fmt_score(bounds.hi));
+        // As `solve --json`: numbers, the infinities as strings; exact, so the ranges
+        // are single values.
+        a["lo"] = score_json(bounds.lo);
+        a["hi"] = score_json(bounds.hi);
+        a["lo_range"] = range((bounds.lo, bounds.lo));
+        a["hi_range"] = range((bounds.hi, bounds.hi));
         a["margin"] = json!(sol.margin);
         a["result"] = json!(sol.result.as_str());
         a["best"] = json!(strs(&sol.best_moves));
@@ -554,6 +563,9 @@ fn run<R: ServedGame>(
         {
             let bounds = sol.bounds().expect("exact bounds");
             return finish(job, JobState::Done, |a| {
+                // The pass's work: the states of its graph (the search did nothing).
+                a["retro_states"] = json!(sol.nodes);
+                a["nodes"] = json!(sol.nodes);
                 solution(a, bounds, &sol);
                 a["moves"] = move_values(&values, sol.margin);
             });

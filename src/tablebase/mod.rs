@@ -170,11 +170,11 @@ pub enum TbError {
         during_scan: bool,
     },
     /// Another generation holds the folder's lock (see [`lock_for_generation`]).
-    #[error("{}: another `giuthi tb gen` is running in this folder (it holds {}); wait for it to finish, or give another folder", dir.display(), lock.display())]
+    #[error("{}: another `giuthi tb gen` is running in this folder (it holds the folder's lock); wait for it to finish, or give another folder", dir.display())]
     Busy {
         /// The folder.
         dir: PathBuf,
-        /// The lock file.
+        /// What is locked (the folder itself).
         lock: PathBuf,
     },
 }
@@ -327,16 +327,16 @@ pub fn layer_path<R: TbGame>(rules: &R, dir: &Path, seeds: u32) -> PathBuf {
     dir.join(format!("{}-s{seeds:03}.tb", rules.file_stem()))
 }
 
-/// Takes the generation lock of the tablebase folder `dir` ([`crate::fsutil::DirLock`]
-/// on `dir/giuthi.lock`), then removes the temporaries of layer and partial files left by
+/// Takes the generation lock of the tablebase folder `dir` ([`crate::fsutil::DirLock`]:
+/// a lock on the folder itself, which leaves no file behind), then removes the temporaries of layer and partial files left by
 /// generations that died while writing (nobody else may write them while the lock is
 /// held). Two generations into one folder would write the same layers; the second is
 /// refused at once instead.
 ///
 /// # Errors
 ///
-/// [`TbError::Busy`] when another process holds the lock; [`TbError::Io`] when the lock
-/// file cannot be made.
+/// [`TbError::Busy`] when another process holds the lock; [`TbError::Io`] when the folder
+/// cannot be opened or locked.
 pub fn lock_for_generation(dir: &Path) -> Result<crate::fsutil::DirLock, TbError> {
     use crate::fsutil::{remove_stale_temps_in, DirLock, LockError};
     let lock = DirLock::try_new(dir).map_err(|e| match e {

@@ -602,13 +602,18 @@ fn cli_refuses_a_foreign_file_another_position_and_a_file_of_positions() {
     let dir = temp();
     let ck = dir.path().join("ck.bin");
     let ck_arg = ck.to_str().expect("UTF-8 path");
+    // The search, not the retrograde pass (which solves this position outright and
+    // writes no checkpoint), so that a checkpoint is written.
     let (code, _, _) = giuthi(&[
         "solve",
         "giuthi 1,0,0,0/1,3,0,0 S 0,2",
         "--checkpoint",
         ck_arg,
+        "--retro-states",
+        "0",
     ]);
     assert_eq!(code, 0);
+    assert!(ck.is_file());
 
     let (code, _, err) = giuthi(&[
         "solve",

@@ -194,10 +194,12 @@ fn tb_gen_usage_errors_and_memory_refusal() {
         "--memory",
         "100",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("needs up to") && err.contains("budget of 100 MB"),
+        err.contains("--memory 100:")
+            && err.contains("needs up to")
+            && err.contains("budget of 100 MB"),
         "{err}"
     );
 }

@@ -304,6 +304,66 @@ fn g4_play_answers_the_engines_position_and_trace() {
     assert_eq!(r["trace"]["finish"], "store");
 }
 
+/// The JSON of `giuthi solve --json ARGS` (the built binary).
+fn solve_json(args: &[&str]) -> Value {
+    let (code, out, err) = crate::common::run_cli(&[&["solve", "--json"], args].concat());
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Issue 12 part 1 shapes: a job's `lo`/`hi` (exact) and `lo_range`/`hi_range` are
+/// written as `solve --json` writes them (numbers, `"+inf"`/`"-inf"` only for infinities),
+/// and a job the retrograde pass solved reports its work: the graph's states, as
+/// `nodes` and `answer.retro_states` (it reported 0 nodes).
+#[test]
+fn v2_job_values_have_the_shapes_of_solve_json() {
+    let app = router(JobLimits::default());
+    // hi = +inf: the side to move would rather repeat (G10), so the infinity shows too.
+    for (text, retro) in [
+        ("giuthi 1,0,0,0/1,3,0,0 S 0,2", true),
+        ("giuthi 0,1,2/1,0,2 N 1,0", true),
+        ("kalah 2,2,2/2,2,2 S 0,0", true),
+    ] {
+        let (_, v) = post(
+            &app,
+            "/api/solve",
+            json!({ "position": text, "client": "s" }),
+        );
+        let v = wait_done(&app, v["job"].as_str().unwrap());
+        let a = &v["answer"];
+        let cli = solve_json(&[text, "--bounds"]);
+        for key in ["lo", "hi", "lo_range", "hi_range", "margin", "pv"] {
+            assert_eq!(a[key], cli[key], "{text}: {key}: job {v}, solve {cli}");
+        }
+        assert_eq!(a["best"], cli["best_moves"], "{text}");
+        if retro {
+            let states = a["retro_states"].as_u64().expect("retro_states");
+            assert!(states > 0, "{v}");
+            assert_eq!(v["nodes"], json!(states), "{v}");
+            // `solve --json` counts the graph's states as its nodes too.
+            assert_eq!(cli["nodes"], json!(states), "{cli}");
+        }
+    }
+    // A job that searched (no retrograde pass): its nodes, no retro_states.
+    let app = router(JobLimits {
+        retro_states: 0,
+        ..JobLimits::default()
+    });
+    let text = "giuthi 0,1,2/1,0,2 N 1,0";
+    let (_, v) = post(
+        &app,
+        "/api/solve",
+        json!({ "position": text, "client": "s" }),
+    );
+    let v = wait_done(&app, v["job"].as_str().unwrap());
+    assert!(v["answer"]["retro_states"].is_null(), "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
+    let cli = solve_json(&[text, "--bounds", "--retro-states", "0"]);
+    for key in ["lo", "hi", "lo_range", "hi_range", "margin"] {
+        assert_eq!(v["answer"][key], cli[key], "{key}: {v} {cli}");
+    }
+}
+
 fn wait_done(app: &axum::Router, job: &str) -> Value {
     let start = Instant::now();
     loop {
@@ -344,12 +404,13 @@ fn v4_solve_job_values_match_the_naive_solver() {
         let (margin, moves, lo, hi) = giuthi::with_position!(&any, p => {
             let n = naive_solve(p, 100_000).unwrap();
             (n.margin, n.moves.iter().map(|(m, v)| (m.to_string(), *v)).collect::<Vec<_>>(),
-             giuthi::value::fmt_score(n.bounds.lo), giuthi::value::fmt_score(n.bounds.hi))
+             giuthi::value::score_json(n.bounds.lo), giuthi::value::score_json(n.bounds.hi))
         });
         assert_eq!(a["margin"], margin, "{text}");
+        assert_eq!((&a["lo"], &a["hi"]), (&lo, &hi), "{text}");
         assert_eq!(
-            (a["lo"].as_str().unwrap(), a["hi"].as_str().unwrap()),
-            (&*lo, &*hi),
+            (&a["lo_range"], &a["hi_range"]),
+            (&json!([lo, lo]), &json!([hi, hi])),
             "{text}"
         );
         let got: Vec<(String, i32)> = a["moves"]

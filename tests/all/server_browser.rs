@@ -281,6 +281,18 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
             .unwrap();
         assert!(summary.contains("lo +3, hi +inf"), "{summary}");
         assert!(summary.contains("G10"), "{summary}");
+        // Solved by the retrograde pass: its work is its graph's states, not "0 nodes".
+        let progress = c
+            .find(Locator::Css("#progress"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            progress.contains("solved exactly by the retrograde pass over 18 states"),
+            "{progress}"
+        );
         assert_eq!(board_counts(&c).await, [1, 0, 0, 0, 1, 3, 0, 0]);
         let shots = shots_dir();
         std::fs::write(shots.join("open.png"), c.screenshot().await.unwrap()).unwrap();

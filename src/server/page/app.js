@@ -342,20 +342,26 @@ function pollLoop(text) {
 }
 
 const fmt = (m) => (m > 0 ? `+${m}` : `${m}`);
+// A bound (lo, hi) as the API writes it: a number, or "-inf"/"+inf"; shown as `giuthi
+// solve` prints it (+3, +0, -2, +inf).
+const score = (v) => (typeof v === 'string' ? v : v >= 0 ? `+${v}` : `${v}`);
 
 function renderAnswer(j) {
   const a = j.answer || {};
   const v = node().view;
   if (j.state === 'running') {
     const p = j.progress;
-    $('progress').textContent = `solving… ${p ? `lo ∈ [${p.lo[0]}, ${p.lo[1]}], hi ∈ [${p.hi[0]}, ${p.hi[1]}]` : ''} · ${(j.nodes || 0).toLocaleString()} nodes · ${j.seconds.toFixed(1)} s${a.tables ? ' · tablebases' : ''}${a.moves && a.margin === undefined ? ' · every move proven, settling lo and hi' : ''}`;
+    $('progress').textContent = `solving… ${p ? `lo ∈ [${score(p.lo[0])}, ${score(p.lo[1])}], hi ∈ [${score(p.hi[0])}, ${score(p.hi[1])}]` : ''} · ${(j.nodes || 0).toLocaleString()} nodes · ${j.seconds.toFixed(1)} s${a.tables ? ' · tablebases' : ''}${a.moves && a.margin === undefined ? ' · every move proven, settling lo and hi' : ''}`;
   } else if (j.state === 'done') {
-    $('progress').textContent = `solved exactly${j.nodes ? ` in ${j.nodes.toLocaleString()} nodes` : ''}${j.seconds !== undefined ? `, ${j.seconds.toFixed(2)} s` : ''}${a.tables ? ' (with tablebases)' : ''}.`;
+    const work = a.retro_states !== undefined
+      ? ` by the retrograde pass over ${a.retro_states.toLocaleString()} states`
+      : j.nodes ? ` in ${j.nodes.toLocaleString()} nodes` : '';
+    $('progress').textContent = `solved exactly${work}${j.seconds !== undefined ? `, ${j.seconds.toFixed(2)} s` : ''}${a.tables ? ' (with tablebases)' : ''}.`;
   } else {
     const lo = a.lo_range, hi = a.hi_range;
     $('progress').innerHTML = '';
     const s = document.createElement('span'); s.className = 'unproven';
-    s.textContent = `Stopped by ${j.stopped_by || 'the search'}: not solved. ${a.error ? a.error + '. ' : ''}${lo ? `Proven so far: lo ∈ [${lo[0]}, ${lo[1]}], hi ∈ [${hi[0]}, ${hi[1]}].` : ''}${a.heuristic && !a.moves ? ' The move values below are heuristic, not proven.' : ''}`;
+    s.textContent = `Stopped by ${j.stopped_by || 'the search'}: not solved. ${a.error ? a.error + '. ' : ''}${lo ? `Proven so far: lo ∈ [${score(lo[0])}, ${score(lo[1])}], hi ∈ [${score(hi[0])}, ${score(hi[1])}].` : ''}${a.heuristic && !a.moves ? ' The move values below are heuristic, not proven.' : ''}`;
     $('progress').appendChild(s);
   }
   const sum = $('summary');
@@ -364,7 +370,7 @@ function renderAnswer(j) {
     const big = document.createElement('div'); big.className = 'big ' + a.result;
     big.textContent = `${fmt(a.margin)} — ${sideName(v.turn)} ${a.result === 'win' ? 'wins' : a.result === 'loss' ? 'loses' : 'draws'}${a.margin ? ` by ${Math.abs(a.margin)}` : ''}`;
     const b = document.createElement('div');
-    b.textContent = `lo ${a.lo}, hi ${a.hi} · best: ${a.best.join(', ') || '—'}`;
+    b.textContent = `lo ${score(a.lo)}, hi ${score(a.hi)} · best: ${a.best.join(', ') || '—'}`;
     const note = document.createElement('div'); note.className = 'note'; note.textContent = a.repetition;
     const pv = document.createElement('div'); pv.className = 'pv'; pv.textContent = `PV: ${a.pv.join(' ') || '—'}`;
     sum.append(big, b, note, pv);
@@ -612,7 +618,7 @@ function exportLine() {
     if (i > 0) lines.push(`# after ${nd.move}`);
     const a = st.answers.get(nd.text);
     lines.push(a && a.margin !== undefined
-      ? `${nd.text} | lo=${a.lo} hi=${a.hi} margin=${a.margin >= 0 ? '+' + a.margin : a.margin} result=${a.result} best=${a.best.join(',')}`
+      ? `${nd.text} | lo=${score(a.lo)} hi=${score(a.hi)} margin=${a.margin >= 0 ? '+' + a.margin : a.margin} result=${a.result} best=${a.best.join(',')}`
       : nd.text);
   });
   const ta = $('exported');
