@@ -1131,6 +1131,8 @@ struct Worker<'a, R: Rules> {
     /// Nodes fewer than this many plies below the test's root defer children that
     /// another thread is searching (0: never; always 0 with one thread).
     defer_depth: usize,
+    /// Plies below the test's root within which a helper thread perturbs the order.
+    perturb_depth: usize,
     done: &'a AtomicBool,
 }
 
@@ -1173,7 +1175,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 0
             },
             deferrals: 0,
+            perturb_depth: 0,
             done,
+        };
+        // Without deferral (Kalah's order) the helpers diverge only by their perturbed
+        // order, at every depth: within PERTURB_DEPTH plies only, two threads searched
+        // 153 M nodes of Kalah(6,4) on a quiet machine against 124.5 M (docs/performance.md).
+        w.perturb_depth = if w.defer_depth > 0 {
+            PERTURB_DEPTH
+        } else {
+            usize::MAX
         };
         for s in history {
             w.push_path(rules.key(s), rules.seeds_on_board(s), s);
@@ -1508,7 +1519,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             if Some(i as u8) == tt_move {
                 score += 1 << 60;
             }
-            if self.id > 0 && depth < PERTURB_DEPTH {
+            if self.id > 0 && depth < self.perturb_depth {
                 // Lazy SMP: near the test's root, helpers perturb the order of the
                 // ordinary moves.
                 let h = crate::index::mix64(key ^ ((self.id as u64) << 40) ^ i as u64);

@@ -434,7 +434,9 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_two_threads() {
     let pos: Position<Giuthi> = G2X4X3.parse().expect("valid");
     let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 2, true);
     assert_same(&got, &fresh(&pos, 1));
-    assert!(phases.lo + phases.hi >= 2, "{phases:?}");
+    // Resumed at least twice. Which phase the interruptions fall in varies with two
+    // threads (a 2-thread lo can be settled by a single driver test).
+    assert!(phases.lo + phases.hi + phases.moves >= 2, "{phases:?}");
 }
 
 #[test]
