@@ -533,11 +533,19 @@ fn browser_opens_a_position_shows_values_plays_and_reports_errors() {
         })
         .await;
         assert_eq!(n, 16, "every legal move of the 2x8x8 start");
-        let head = c.find(Locator::Css("#values .group.heuristic h3")).await.unwrap().text().await.unwrap();
+        // The panel is redrawn as the heuristic search deepens: its three texts are read
+        // in one script (between two redraws), not element by element (a stale element).
+        let texts = until(30, "the heuristic panel's texts", || {
+            let c = c.clone();
+            async move {
+                let v = js(&c, "const h = document.querySelector('#values .group.heuristic h3'); const v = document.querySelector('#values .mv[data-exact=\"false\"] .val'); const s = document.querySelector('#summary'); return (h && v && s) ? [h.innerText, v.innerText, s.innerText] : null;").await;
+                v.as_array().map(|a| a.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect::<Vec<String>>())
+            }
+        })
+        .await;
+        let (head, val, summary) = (&texts[0], &texts[1], &texts[2]);
         assert!(head.to_lowercase().contains("heuristic, not proven") && head.to_lowercase().contains("depth"), "{head}");
-        let val = c.find(Locator::Css("#values .mv[data-exact=\"false\"] .val")).await.unwrap().text().await.unwrap();
         assert!(val.starts_with('≈'), "{val}");
-        let summary = c.find(Locator::Css("#summary")).await.unwrap().text().await.unwrap();
         assert!(summary.contains("not proven"), "{summary}");
         std::fs::write(shots.join("big-board.png"), c.screenshot().await.unwrap()).unwrap();
 
