@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `giuthi plot`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  giuthi plot positions/solved-starts.txt positions/solved-starts-slow.txt --out docs/margins.svg\n  \
+    after_help = "Examples:\n  giuthi plot positions/solved-starts*.txt --out docs/margins.svg\n  \
     giuthi plot positions/solved-starts.txt > margins.svg      # without --out: the SVG on stdout\n\n\
     Reads every line of the FILEs that carries a recorded solution (docs/positions.md) and whose \
     position is a start position (every pit holds the same number of seeds, nothing \
