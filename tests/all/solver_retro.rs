@@ -7,7 +7,7 @@
 
 use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
 use giuthi::rules::kalah::Kalah;
-use giuthi::rules::kiothi::{self, Kiothi, KiothiState, Phase, PITS};
+use giuthi::rules::kiothi::{self, Kiothi};
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::{naive_solve, NaiveGraph};
@@ -17,7 +17,7 @@ use giuthi::solve::retro::{
 };
 use giuthi::{BySide, Position};
 
-use crate::common::{replay_pv, Rng};
+use crate::common::{kiothi_play_state, replay_pv, Rng};
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
@@ -162,26 +162,7 @@ fn v3_retro_equals_naive_on_random_kiothi_positions() {
     while checked < 150 && tries < 5_000 {
         tries += 1;
         let warriors = 2 + rng.below(7);
-        let mut pits = [0u8; PITS];
-        for _ in 0..warriors {
-            pits[rng.below(PITS as u64) as usize] += 1;
-        }
-        let (mut nki, mut stale) = (0u32, 0u32);
-        for (p, &w) in pits.iter().enumerate() {
-            if w > 0 && rng.below(3) == 0 {
-                nki |= 1 << p;
-            }
-            if rng.below(3) == 0 {
-                stale |= 1 << p;
-            }
-        }
-        let state = KiothiState {
-            pits,
-            nki,
-            stale,
-            turn: rng.side(),
-            phase: Phase::Play,
-        };
+        let state = kiothi_play_state(&mut rng, warriors);
         let cap = BySide::new(rng.below(5) as u16, rng.below(5) as u16);
         let pos = Position::new(Kiothi::new(kiothi::Variant::default()), state, cap);
         if check_against_naive(&pos, 20_000).is_some() {

@@ -7,12 +7,12 @@
 
 use giuthi::rules::giuthi::{Giuthi, GiuthiState, Variant};
 use giuthi::rules::kalah::{Kalah, KalahState};
-use giuthi::rules::kiothi::{Kiothi, KiothiState, Phase, PITS};
+use giuthi::rules::kiothi::Kiothi;
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::{BySide, Position};
 
-use crate::common::{replay_pv, Rng};
+use crate::common::{kiothi_play_state, replay_pv, Rng};
 
 fn solver<R: Rules>(rules: &R, threads: usize, defer_depth: Option<usize>) -> Solver<R> {
     Solver::new(
@@ -112,26 +112,8 @@ fn v3_kiothi_two_threads_equal_one_thread() {
     let rules = Kiothi::new(Default::default());
     let positions: Vec<_> = (0..16)
         .map(|_| {
-            let mut pits = [0u8; PITS];
-            for _ in 0..3 + rng.below(6) {
-                pits[rng.below(PITS as u64) as usize] += 1;
-            }
-            let (mut nki, mut stale) = (0u32, 0u32);
-            for (p, &w) in pits.iter().enumerate() {
-                if w > 0 && rng.below(3) == 0 {
-                    nki |= 1 << p;
-                }
-                if rng.below(3) == 0 {
-                    stale |= 1 << p;
-                }
-            }
-            let state = KiothiState {
-                pits,
-                nki,
-                stale,
-                turn: rng.side(),
-                phase: Phase::Play,
-            };
+            let warriors = 3 + rng.below(6);
+            let state = kiothi_play_state(&mut rng, warriors);
             let cap = BySide::new(rng.below(5) as u16, rng.below(5) as u16);
             Position::new(rules, state, cap)
         })

@@ -92,6 +92,33 @@ impl Rng {
     }
 }
 
+/// A random Kiothi play-phase state (K4-K12) of `warriors` warriors dealt over the 20
+/// pits: each occupied pit is a nki (K8) with probability 1/3, each pit stale with 1/3,
+/// either side to move. The random-position tests of Kiothi share it.
+pub fn kiothi_play_state(rng: &mut Rng, warriors: u64) -> giuthi::rules::kiothi::KiothiState {
+    use giuthi::rules::kiothi::{KiothiState, Phase, PITS};
+    let mut pits = [0u8; PITS];
+    for _ in 0..warriors {
+        pits[rng.below(PITS as u64) as usize] += 1;
+    }
+    let (mut nki, mut stale) = (0u32, 0u32);
+    for (p, &w) in pits.iter().enumerate() {
+        if w > 0 && rng.below(3) == 0 {
+            nki |= 1 << p;
+        }
+        if rng.below(3) == 0 {
+            stale |= 1 << p;
+        }
+    }
+    KiothiState {
+        pits,
+        nki,
+        stale,
+        turn: rng.side(),
+        phase: Phase::Play,
+    }
+}
+
 /// Replays the principal variation of `sol` from `pos` and returns the final margin for
 /// the root mover (0 when it ends in a repetition, G10); panics where a move is illegal,
 /// the line goes on after a repetition, or stops before the game ends.
