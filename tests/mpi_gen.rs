@@ -109,6 +109,57 @@ fn mpi_layers_equal_one_process() {
     }
 }
 
+/// An exchange split into many rounds (a rank sends at most 1, 7 or 1000 changed
+/// entries a round; by default 2^26 / P) writes the same layers: the batching bounds the
+/// memory of a sweep's exchange and changes nothing else. Also checks that the `changed`
+/// figure of `--json` counts the same entry changes with every batch.
+#[test]
+fn mpi_exchange_in_small_batches_equals_one_process() {
+    if !have_mpirun() {
+        return;
+    }
+    let case = ["--pits", "4", "--max-seeds", "9"];
+    let one = tempfile::tempdir().unwrap();
+    assert!(single(&args(one.path().to_str().unwrap(), &case))
+        .status
+        .success());
+    let mut changed = Vec::new();
+    for (np, batch) in [(3, "1"), (2, "7"), (4, "1000")] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = args(dir.path().to_str().unwrap(), &case);
+        a.extend_from_slice(&["--mpi-batch", batch, "--json"]);
+        let o = mpirun(np, &a);
+        assert!(o.status.success(), "-np {np} --mpi-batch {batch}: {o:?}");
+        assert!(same_layers(one.path(), dir.path()) > 8);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+        let total: u64 = v["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["changed"].as_u64().unwrap())
+            .sum();
+        assert!(total > 0);
+        changed.push((np, total));
+    }
+    // The same rank count with another batch: the same sweeps, the same changes.
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = args(dir.path().to_str().unwrap(), &case);
+    a.extend_from_slice(&["--json"]);
+    let o = mpirun(3, &a);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let total: u64 = v["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["changed"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        total, changed[0].1,
+        "3 ranks: default batch against a batch of 1"
+    );
+}
+
 /// A job stopped after k sweeps of a layer (k = 0 .. its sweeps) saves it; the same
 /// command with 3 ranks, 2 ranks or one process finishes it to the same entries.
 #[test]

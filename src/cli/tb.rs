@@ -94,6 +94,11 @@ pub struct GenArgs {
     /// same as one process makes, into --out, which every rank must see (a shared folder).
     #[arg(long)]
     mpi: bool,
+    /// With --mpi: the most changed entries one rank sends in one round of a sweep's
+    /// exchange (default 2^26 / ranks; a test knob: the files are the same whatever it is).
+    #[arg(long, hide = true, value_name = "ENTRIES", requires = "mpi",
+          value_parser = super::common::whole::<usize>(1, u32::MAX as u64))]
+    mpi_batch: Option<usize>,
 }
 
 /// Arguments of `giuthi tb probe`.
@@ -259,7 +264,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
             a.out.display()
         )));
     }
-    let cluster = cluster(a.mpi)?;
+    let cluster = cluster(a.mpi, a.mpi_batch)?;
     let root = cluster.rank() == 0;
     let opts = GenOptions {
         threads: a.threads.map(usize::from),
@@ -358,20 +363,27 @@ fn layer_json(r: &LayerReport) -> serde_json::Value {
         "seconds": r.millis as f64 / 1000.0,
         "cpu_seconds": r.cpu_millis as f64 / 1000.0,
         "bytes": r.bytes,
+        "changed": r.changed,
+        "max_changed_in_sweep": r.max_changed_in_sweep,
     })
 }
 
 /// The processes of this run: MPI ranks with `--mpi`, else this process alone.
-fn cluster(mpi: bool) -> anyhow::Result<Box<dyn Cluster>> {
+fn cluster(mpi: bool, batch: Option<usize>) -> anyhow::Result<Box<dyn Cluster>> {
     if !mpi {
         return Ok(Box::new(Solo));
     }
     #[cfg(feature = "mpi")]
     {
-        let c = giuthi::tablebase::mpi::MpiCluster::init()
+        let mut c = giuthi::tablebase::mpi::MpiCluster::init()
             .map_err(|e| anyhow::anyhow!("--mpi: {e}"))?;
+        if let Some(b) = batch {
+            c = c.with_batch(b);
+        }
         Ok(Box::new(c))
     }
+    #[cfg(not(feature = "mpi"))]
+    let _ = batch;
     #[cfg(not(feature = "mpi"))]
     Err(usage(
         "--mpi: this build has no MPI support (build with: cargo build --release --features mpi)",

@@ -21,8 +21,11 @@ pub trait Cluster {
     /// Replaces `block` with the bitwise OR of every process's `block` (same length on
     /// all; each entry is non-zero on its owner only).
     fn or_all(&self, block: &mut [u16]);
-    /// Every process's `mine` concatenated in rank order.
-    fn gather_all(&self, mine: &[u64]) -> Vec<u64>;
+    /// Every process's `mine`, in rank order, handed to `apply` in one or more batches
+    /// (an MPI job exchanges at most a bounded number of values a round, so the memory
+    /// of an exchange does not grow with the layer). A collective call: every process
+    /// calls it once per exchange.
+    fn gather_all(&self, mine: &[u64], apply: &mut dyn FnMut(&[u64]));
     /// Whether `flag` is set on any process.
     fn any(&self, flag: bool) -> bool;
     /// Waits for every process.
@@ -49,8 +52,8 @@ impl Cluster for Solo {
         true
     }
     fn or_all(&self, _block: &mut [u16]) {}
-    fn gather_all(&self, mine: &[u64]) -> Vec<u64> {
-        mine.to_vec()
+    fn gather_all(&self, mine: &[u64], apply: &mut dyn FnMut(&[u64])) {
+        apply(mine)
     }
     fn any(&self, flag: bool) -> bool {
         flag

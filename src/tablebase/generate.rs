@@ -112,6 +112,12 @@ pub struct LayerReport {
     /// Bytes of the worker threads' record buffers at their largest (part of
     /// [`memory_needed`]).
     pub buffer_bytes: u64,
+    /// Entry changes over the fixpoint sweeps of this run: the sum over sweeps of the
+    /// entries that changed in that sweep. An MPI job's all-gather sends each of them,
+    /// 8 bytes, to every other rank (`docs/tablebases.md`, "On a cluster").
+    pub changed: u64,
+    /// The most entries changed in one sweep (the largest all-gather of the layer).
+    pub max_changed_in_sweep: u64,
     /// Whether the layer was already on disk (checked and kept).
     pub skipped: bool,
 }
@@ -298,6 +304,8 @@ pub fn generate_on<R: TbGame>(
                 bytes: (format::HEADER_LEN as u64) + 2 * lf.header.count,
                 scratch_bytes: 0,
                 buffer_bytes: 0,
+                changed: 0,
+                max_changed_in_sweep: 0,
                 skipped: true,
             };
             lower.push(lf);
@@ -420,6 +428,8 @@ pub fn generate_on<R: TbGame>(
                 bytes: (format::HEADER_LEN as u64) + 2 * h.count,
                 scratch_bytes: stats.scratch_bytes,
                 buffer_bytes: stats.buffer_bytes,
+                changed: stats.changed,
+                max_changed_in_sweep: stats.max_changed_in_sweep,
                 skipped: false,
             }
         };
@@ -468,6 +478,8 @@ struct SolveStats {
     sweeps: u32,
     scratch_bytes: u64,
     buffer_bytes: u64,
+    changed: u64,
+    max_changed_in_sweep: u64,
 }
 
 #[inline]
@@ -752,6 +764,7 @@ fn solve_layer<R: TbGame>(
     let mut prev: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let mut cur: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let mut sweeps = 0u32;
+    let (mut changed_total, mut changed_max) = (0u64, 0u64);
     let mut saved_at = Instant::now();
     loop {
         sweeps += 1;
@@ -807,15 +820,26 @@ fn solve_layer<R: TbGame>(
                     })
                 })
                 .collect();
-            for x in cluster.gather_all(&mine) {
-                let r = (x >> 16) as usize;
-                if !owned[r / CHUNK] {
-                    entries[r].store(x as u16, Ordering::Relaxed);
-                    cur[r / 64].fetch_or(1u64 << (r % 64), Ordering::Relaxed);
+            cluster.gather_all(&mine, &mut |batch| {
+                for &x in batch {
+                    let r = (x >> 16) as usize;
+                    if !owned[r / CHUNK] {
+                        entries[r].store(x as u16, Ordering::Relaxed);
+                        cur[r / 64].fetch_or(1u64 << (r % 64), Ordering::Relaxed);
+                    }
                 }
-            }
+            });
             changed = cluster.any(changed);
         }
+        // The entries changed in this sweep, on every rank (after the exchange each has
+        // them all marked): what an all-gather sends.
+        let n: u64 = pool.install(|| {
+            cur.par_iter()
+                .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
+                .sum()
+        });
+        changed_total += n;
+        changed_max = changed_max.max(n);
         if cluster.any(stopped.load(Ordering::Relaxed)) {
             pb.abandon_with_message(format!("stopped in sweep {}", base_sweeps + sweeps));
             // The saved entries are complete: a run with or without the mirror resumes
@@ -856,6 +880,8 @@ fn solve_layer<R: TbGame>(
             sweeps: base_sweeps + sweeps,
             scratch_bytes,
             buffer_bytes,
+            changed: changed_total,
+            max_changed_in_sweep: changed_max,
         },
     ))
 }

@@ -12,9 +12,16 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 
+/// The values (8 bytes each) one round of an exchange gathers on every rank, over all
+/// ranks together: 2^26, 512 MB. Each rank sends at most `EXCHANGE_ROUND / P` of them a
+/// round; a sweep that changed more exchanges in several rounds.
+pub const EXCHANGE_ROUND: usize = 1 << 26;
+
 /// The world communicator of an MPI job; MPI is finalised when it is dropped.
 pub struct MpiCluster {
     world: SimpleCommunicator,
+    /// The most values one rank sends in one round of [`Cluster::gather_all`].
+    batch: usize,
     _universe: mpi::environment::Universe,
 }
 
@@ -38,10 +45,23 @@ impl MpiCluster {
                 "the MPI library gives threading level {level:?}, funneled is needed"
             ));
         }
+        let world = universe.world();
+        let batch = (EXCHANGE_ROUND / world.size().max(1) as usize).max(1);
         Ok(MpiCluster {
-            world: universe.world(),
+            world,
+            batch,
             _universe: universe,
         })
+    }
+}
+
+impl MpiCluster {
+    /// Sets the most values one rank sends in one round of an exchange (at least 1;
+    /// default `EXCHANGE_ROUND / P`). Small batches serve the tests: the layers are
+    /// the same whatever the batch.
+    pub fn with_batch(mut self, values: usize) -> MpiCluster {
+        self.batch = values.max(1);
+        self
     }
 }
 
@@ -57,26 +77,42 @@ impl Cluster for MpiCluster {
         self.world
             .all_reduce_into(&send[..], block, SystemOperation::bitwise_or());
     }
-    fn gather_all(&self, mine: &[u64]) -> Vec<u64> {
+    fn gather_all(&self, mine: &[u64], apply: &mut dyn FnMut(&[u64])) {
         let p = self.size();
-        let n = mine.len() as Count;
-        let mut counts = vec![0 as Count; p];
-        self.world.all_gather_into(&n, &mut counts[..]);
-        let displs: Vec<Count> = counts
+        let b = self.batch;
+        // Every rank's count first: all then agree on the number of rounds.
+        let n = mine.len() as u64;
+        let mut lens = vec![0u64; p];
+        self.world.all_gather_into(&n, &mut lens[..]);
+        let rounds = lens
             .iter()
-            .scan(0, |acc, &x| {
-                let d = *acc;
-                *acc += x;
-                Some(d)
-            })
-            .collect();
-        let total: Count = counts.iter().sum();
-        let mut all = vec![0u64; total as usize];
-        {
-            let mut part = PartitionMut::new(&mut all[..], counts, &displs[..]);
-            self.world.all_gather_varcount_into(mine, &mut part);
+            .map(|&l| l.div_ceil(b as u64))
+            .max()
+            .unwrap_or(0);
+        let mut all = Vec::new();
+        for round in 0..rounds as usize {
+            // Round `round` sends values `round * b ..` of each rank's list (at most `b`).
+            let part = |l: u64| (l as usize).saturating_sub(round * b).min(b);
+            let counts: Vec<Count> = lens.iter().map(|&l| part(l) as Count).collect();
+            let displs: Vec<Count> = counts
+                .iter()
+                .scan(0, |acc, &x| {
+                    let d = *acc;
+                    *acc += x;
+                    Some(d)
+                })
+                .collect();
+            let total: usize = counts.iter().map(|&c| c as usize).sum();
+            all.clear();
+            all.resize(total, 0u64);
+            let start = (round * b).min(mine.len());
+            let send = &mine[start..start + part(n)];
+            {
+                let mut recv = PartitionMut::new(&mut all[..], counts, &displs[..]);
+                self.world.all_gather_varcount_into(send, &mut recv);
+            }
+            apply(&all);
         }
-        all
     }
     fn any(&self, flag: bool) -> bool {
         let mut out = 0u8;
