@@ -15,6 +15,18 @@
 //!
 //!     cargo run --release --example retro_endgames -- [COUNT] [SEED] [CAP] [--verbose] [--check-early]
 //!
+//! With `--whole` it measures what `giuthi solve POSITION --threads 1` does instead (docs/
+//! performance.md, Session 9), two ways on each endgame: `old`, the retrograde pass up to
+//! the cap and then the search (alpha-beta, 64 MB table) from nothing; `race`, the pass
+//! raced against the search with node budgets (`retro::solve_position_racing`,
+//! `retro::race_budget`, as src/cli/solve.rs does) and then the search from the race's
+//! table. It prints the distribution of the CPU time a position (median, 90th and 99th
+//! percentile, max) for each, checks that both give the same margin, and counts apart
+//! the positions whose search needs more than `SEARCH_NODES` nodes (stopped there, the
+//! same for both ways).
+//!
+//!     cargo run --release --example retro_endgames -- --whole [COUNT] [SEED] [CAP]
+//!
 //! With `--kalah` it measures Kalah instead (the evidence for Kalah's place in
 //! `retro::EARLY_EXIT_GAMES`): random Kalah positions, 3 to 8 pits a row, 6 to 40 seeds,
 //! each graph enumerated without the early exit up to `CAP` states; it prints the
@@ -25,11 +37,15 @@
 
 use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
 use giuthi::rules::kalah::Kalah;
+use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::retro::{
-    board_bound, solve_graph_with, solve_position, RetroError, PROBE_STATES,
+    board_bound, race_budget, solve_graph_with, solve_position, solve_position_racing, RetroError,
+    PROBE_STATES,
 };
 use giuthi::{BySide, Position, Side};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 struct Rng(u64);
 impl Rng {
@@ -78,6 +94,10 @@ fn main() {
                 variants.push(Variant { chain, origin, end });
             }
         }
+    }
+    if args.iter().any(|a| a == "--whole") {
+        whole(count, seed, cap, &variants, verbose);
+        return;
     }
     let mut rng = Rng(seed);
     // (graph size bucket upper bound, label)
@@ -311,4 +331,133 @@ fn kalah(count: usize, seed: u64, cap: usize, verbose: bool) {
         sum(true, |g| g.4) <= sum(true, |g| g.3),
         "the search is slower than the retrograde pass on the graphs given up"
     );
+}
+
+/// CPU seconds of the whole process (the search runs on a thread of its own).
+#[allow(unsafe_code)]
+fn process_cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    assert_eq!(r, 0, "clock_gettime");
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// The search's node limit in `--whole` (a position over it is counted apart).
+const SEARCH_NODES: u64 = 3_000_000;
+
+/// One endgame of the generator of `main` (board, variant, seeds, side to move).
+fn random_endgame(rng: &mut Rng, variants: &[Variant]) -> Position<Giuthi> {
+    let n = 4 + rng.below(7) as usize;
+    let v = variants[rng.below(variants.len() as u64) as usize];
+    let seeds = 6 + rng.below(9) as usize;
+    let rules = Giuthi::new(n, v).expect("board");
+    let mut pits = [0u8; 32];
+    for _ in 0..seeds {
+        pits[rng.below(2 * n as u64) as usize] += 1;
+    }
+    let turn = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    Position::new(rules, GiuthiState { pits, turn }, BySide::new(0, 0))
+}
+
+/// What `giuthi solve POSITION --threads 1` does, `race` or not: the margin, how it was
+/// found (`pass`, `race`: the search won the race, `search`: after the pass gave up,
+/// `limit`: the search stopped at [`SEARCH_NODES`]) and the search's nodes.
+fn solve_whole<R: Rules>(pos: &Position<R>, cap: usize, race: bool) -> (i32, &'static str, u64) {
+    let opts = SolverOptions {
+        threads: 1,
+        hash_mb: 64,
+        ..SolverOptions::default()
+    };
+    let mut slot = Some(Solver::new(pos.rules.clone(), opts));
+    let mut searched = None;
+    let mut racer = |states: usize| -> bool {
+        if !race {
+            return false;
+        }
+        let s = slot
+            .take()
+            .expect("a solver")
+            .with_stop(Arc::new(AtomicBool::new(false)))
+            .stop_after_nodes(race_budget(states));
+        searched = s.solve(pos).ok().map(|sol| sol.margin);
+        slot = Some(
+            s.with_stop(Arc::new(AtomicBool::new(false)))
+                .stop_after_nodes(u64::MAX),
+        );
+        searched.is_some()
+    };
+    let passed = solve_position_racing(pos, cap, &|| false, &mut racer);
+    let solver = slot.expect("a solver");
+    match passed {
+        Ok((sol, _)) => (sol.margin, "pass", 0),
+        Err(RetroError::Raced) => (searched.expect("raced"), "race", solver.nodes()),
+        Err(_) => {
+            let solver = solver.stop_after_nodes(SEARCH_NODES);
+            match solver.solve(pos) {
+                Ok(sol) => (sol.margin, "search", solver.nodes()),
+                Err(_) => (i32::MIN, "limit", solver.nodes()),
+            }
+        }
+    }
+}
+
+/// The `--whole` measurement (see the module's documentation).
+fn whole(count: usize, seed: u64, cap: usize, variants: &[Variant], verbose: bool) {
+    let mut rng = Rng(seed);
+    // CPU seconds a position, old and race, and the positions over the search limit.
+    let (mut old_t, mut race_t) = (Vec::new(), Vec::new());
+    let mut limit = 0;
+    let mut how_race = std::collections::BTreeMap::new();
+    for k in 0..count {
+        let pos = random_endgame(&mut rng, variants);
+        let t0 = process_cpu_seconds();
+        let (m_old, how_o, n_old) = solve_whole(&pos, cap, false);
+        let t1 = process_cpu_seconds();
+        let (m_race, how_r, n_race) = solve_whole(&pos, cap, true);
+        let t2 = process_cpu_seconds();
+        if verbose {
+            println!(
+                "{k:4} {pos}  old {:.3} s ({how_o}, {n_old} nodes)  race {:.3} s ({how_r}, {n_race} nodes)",
+                t1 - t0,
+                t2 - t1
+            );
+        }
+        if how_o == "limit" || how_r == "limit" {
+            limit += 1;
+            continue;
+        }
+        assert_eq!(m_old, m_race, "{pos}: the two ways differ");
+        *how_race.entry(how_r).or_insert(0) += 1;
+        old_t.push(t1 - t0);
+        race_t.push(t2 - t1);
+    }
+    println!(
+        "{count} random endgames (seed {seed}), boards 2x4..2x10, every variant, 6..14 seeds, \
+         cap {cap} states, one thread"
+    );
+    println!("| way | positions | median CPU s | 90% | 99% | max | total |");
+    println!("|---|---|---|---|---|---|---|");
+    for (name, t) in [("old", &mut old_t), ("race", &mut race_t)] {
+        t.sort_by(|a, b| a.total_cmp(b));
+        let q = |f: f64| t[((t.len() - 1) as f64 * f).round() as usize];
+        println!(
+            "| {name} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} |",
+            t.len(),
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            t[t.len() - 1],
+            t.iter().sum::<f64>()
+        );
+    }
+    println!("race answered by: {how_race:?}");
+    println!("over {SEARCH_NODES} search nodes (left out, the same search for both): {limit}");
 }

@@ -23,6 +23,40 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Nodes a second of the exact solver a table for a time budget is sized for (measured:
+/// about 2 to 3.3 million on one thread; twice the table it can fill in the time is
+/// allowed for). With [`table_mb_for`], `giuthi bestmove|analyze --movetime` sizes the
+/// exact solver's table to its share of the time when `--hash` is not given.
+pub const EXACT_NODES_PER_SECOND: f64 = 4_000_000.0;
+
+/// Nodes a second of the heuristic search a table for a time budget is sized for (the
+/// info lines show 1 to 2 million on one thread).
+pub const HEURISTIC_NODES_PER_SECOND: f64 = 2_000_000.0;
+
+/// Megabytes of a table for `seconds` of search at `per_second` nodes of `bytes` each
+/// (one entry a node at most), a power of two from 1 to `cap`: a fresh table's pages are
+/// cleared by the kernel as the search first touches them, so a table larger than the
+/// time can fill costs time and fills nothing (issue 13: the default 64 MB ate the exact
+/// share of `--movetime 0.1`).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::anytime::think::{table_mb_for, EXACT_NODES_PER_SECOND};
+/// // The exact share of --movetime 0.1 (0.03 s) with 16-byte entries: 2 MB.
+/// assert_eq!(table_mb_for(0.03, EXACT_NODES_PER_SECOND, 16, 64), 2);
+/// assert_eq!(table_mb_for(3.0, EXACT_NODES_PER_SECOND, 16, 64), 64);
+/// ```
+pub fn table_mb_for(seconds: f64, per_second: f64, bytes: usize, cap: usize) -> usize {
+    let mb = (seconds * per_second * bytes as f64 / (1u64 << 20) as f64).ceil();
+    let mb = if mb.is_finite() && mb >= 1.0 {
+        (mb.min(1e9) as usize).next_power_of_two()
+    } else {
+        1
+    };
+    mb.min(cap.max(1))
+}
+
 /// How to think.
 #[derive(Debug, Clone)]
 pub struct ThinkOptions {
@@ -402,4 +436,20 @@ pub fn weights_for<R: Evaluate>(rules: &R, given: Option<Weights>) -> Weights {
 /// ```
 pub fn eval_seeds(d: i32, score: i32) -> f64 {
     (100 * i64::from(d) + i64::from(score)) as f64 / 100.0
+}
+
+#[cfg(test)]
+mod table_size_tests {
+    use super::table_mb_for;
+
+    #[test]
+    fn tables_are_sized_to_the_time() {
+        assert_eq!(table_mb_for(0.03, 4e6, 16, 64), 2);
+        assert_eq!(table_mb_for(0.0, 4e6, 16, 64), 1);
+        assert_eq!(table_mb_for(3.0, 4e6, 16, 64), 64);
+        assert_eq!(table_mb_for(86_400.0, 4e6, 16, 64), 64);
+        assert_eq!(table_mb_for(0.1, 2e6, 24, 16), 8);
+        assert_eq!(table_mb_for(1.0, 4e6, 16, 0), 1);
+        assert_eq!(table_mb_for(f64::NAN, 4e6, 16, 64), 1);
+    }
 }

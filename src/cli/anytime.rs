@@ -8,7 +8,8 @@ use giuthi::anytime::matchplay::parse_seconds;
 use giuthi::anytime::search::{HeuristicSearch, Iteration};
 use giuthi::anytime::table::Entry;
 use giuthi::anytime::think::{
-    eval_seeds, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
+    eval_seeds, table_mb_for, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
+    EXACT_NODES_PER_SECOND, HEURISTIC_NODES_PER_SECOND,
 };
 use giuthi::solve::alphabeta::moves_to_strings;
 use giuthi::{Position, Rules};
@@ -47,31 +48,6 @@ fn share(text: &str) -> Result<f64, String> {
 
 /// Heuristic table size (MB), the most with --movetime.
 const HEURISTIC_HASH_MB: usize = 16;
-
-/// Nodes a second of the exact solver a `--movetime` table is sized for (measured: about
-/// 2 to 3.3 million on one thread; twice the table it can fill in the time is allowed for).
-const EXACT_NODES_PER_SECOND: f64 = 4_000_000.0;
-
-/// Nodes a second of the heuristic search a `--movetime` table is sized for (the info
-/// lines show 1 to 2 million on one thread).
-const HEURISTIC_NODES_PER_SECOND: f64 = 2_000_000.0;
-
-/// Megabytes of a table for `seconds` of search at `per_second` nodes of `bytes` each
-/// (one entry a node at most), a power of two from 1 to `cap`.
-///
-/// ```text
-/// mb_for(0.03, 4e6, 16, 64) = 2    (the exact share of --movetime 0.1)
-/// mb_for(3.0, 4e6, 16, 64) = 64
-/// ```
-fn mb_for(seconds: f64, per_second: f64, bytes: usize, cap: usize) -> usize {
-    let mb = (seconds * per_second * bytes as f64 / (1u64 << 20) as f64).ceil();
-    let mb = if mb.is_finite() && mb >= 1.0 {
-        (mb.min(1e9) as usize).next_power_of_two()
-    } else {
-        1
-    };
-    mb.min(cap.max(1))
-}
 
 /// A signed number of seeds with two decimals.
 pub(super) fn seeds(v: f64) -> String {
@@ -181,9 +157,9 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     if let Some(t) = a.movetime {
         if !c.hash_given {
             let share = t.as_secs_f64() * a.exact_share;
-            c.hash_mb = mb_for(share, EXACT_NODES_PER_SECOND, 16, c.hash_mb);
+            c.hash_mb = table_mb_for(share, EXACT_NODES_PER_SECOND, 16, c.hash_mb);
         }
-        heuristic_mb = mb_for(
+        heuristic_mb = table_mb_for(
             t.as_secs_f64(),
             HEURISTIC_NODES_PER_SECOND,
             std::mem::size_of::<Option<Entry>>(),
@@ -281,19 +257,4 @@ fn retro_answer<R: Rules>(
         moves,
         interrupted: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mb_for;
-
-    #[test]
-    fn tables_are_sized_to_the_time() {
-        assert_eq!(mb_for(0.03, 4e6, 16, 64), 2);
-        assert_eq!(mb_for(0.0, 4e6, 16, 64), 1);
-        assert_eq!(mb_for(3.0, 4e6, 16, 64), 64);
-        assert_eq!(mb_for(86_400.0, 4e6, 16, 64), 64);
-        assert_eq!(mb_for(0.1, 2e6, 24, 16), 8);
-        assert_eq!(mb_for(1.0, 4e6, 16, 0), 1);
-    }
 }

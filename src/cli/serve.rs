@@ -5,6 +5,7 @@ use super::common::usage;
 use giuthi::server::JobLimits;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 /// Arguments of `giuthi serve`.
@@ -15,7 +16,9 @@ use std::time::Duration;
     Open the printed address. A position opens from the address: \
     http://127.0.0.1:8080/#pos=giuthi%201,0,0,0/1,3,0,0%20S%200,2 . The API is described \
     in docs/serve.md. Solves run in the background, one per page, each stopped after \
-    --time-limit seconds or when its page goes away.")]
+    --time-limit seconds or when its page goes away. SIGTERM and SIGINT (Ctrl-C) stop the \
+    running solves and end the server with `giuthi serve: stopped (SIGTERM)` on stderr, \
+    exit 0 (also when SIGINT was inherited ignored, as by a script's `giuthi serve &`).")]
 pub struct Args {
     /// TCP port (0: any free port).
     #[arg(long, default_value_t = 8080)]
@@ -60,7 +63,47 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         ..JobLimits::default()
     };
     let addr = SocketAddr::new(args.host, args.port);
-    giuthi::server::run(addr, limits)
+    install_stop_handlers();
+    let shutdown = async {
+        let mut tick = tokio::time::interval(Duration::from_millis(50));
+        while SIGNAL.load(Ordering::Relaxed) == 0 {
+            tick.tick().await;
+        }
+    };
+    giuthi::server::run_until(addr, limits, shutdown)
         .map_err(|e| usage(format!("--host {} --port {}: {e}", args.host, args.port)))?;
+    let name = match SIGNAL.load(Ordering::Relaxed) {
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        _ => "the listener closed",
+    };
+    eprintln!("giuthi serve: stopped ({name})");
     Ok(0)
+}
+
+/// The signal that stops the server (0: none yet), set by [`on_stop_signal`].
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// The handler of SIGTERM and SIGINT: records the signal (async-signal-safe: one atomic
+/// store); the server polls it, stops its jobs, says which signal and exits 0.
+extern "C" fn on_stop_signal(sig: libc::c_int) {
+    SIGNAL.store(sig, Ordering::Relaxed);
+}
+
+/// Installs [`on_stop_signal`] for SIGTERM and SIGINT, also where SIGINT was inherited
+/// ignored (a server started in the background by a script: `giuthi serve &`), so both
+/// stop the server cleanly with a message instead of killing it silently or not at all.
+#[allow(unsafe_code)]
+fn install_stop_handlers() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        // SAFETY: the handler only stores into an atomic (async-signal-safe); sigaction
+        // with a zeroed, then filled, struct installs it; no Rust state is touched.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = on_stop_signal as extern "C" fn(libc::c_int) as usize;
+            act.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(sig, &act, std::ptr::null_mut());
+        }
+    }
 }

@@ -41,9 +41,17 @@ use std::time::{Duration, Instant};
     captured seeds included (V3); best: every move reaching it, the position counted as \
     already played (V4). File format: docs/positions.md. With a file and --tb, the lines of \
     a game or board DIR has no tables for are solved without them.\n\n\
-    Exit codes: 0 solved (and, with --check, every record matched); 1 a failure or a \
-    --check mismatch; 2 a usage error; 3 stopped because a path deeper than --max-ply was \
-    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, with --json also as a JSON line: stopped, lo_range, hi_range, margin; \
+    A FILE's lines that carry a recorded solution (`POSITION | margin=... result=... \
+    best=...`) are checked against the solve with or without --check: a mismatch is \
+    reported on stderr (MISMATCH) and the exit code is 1. --check only changes what is \
+    solved and printed: lines without a record are skipped, and a matching line prints \
+    `ok` instead of its whole solution.\n\n\
+    Stopped: on stdout `interrupted, not exact:` with the proven ranges of lo, hi and the \
+    margin and the results still possible (--json: a line with stopped, lo_range, \
+    hi_range, margin_range, and margin only when proven).\n\n\
+    Exit codes: 0 solved (and every recorded solution in a FILE matched); 1 a failure, or \
+    a recorded solution the solve contradicts (with or without --check); 2 a usage error; 3 stopped because a path deeper than --max-ply was \
+    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, see Stopped above; \
     with --checkpoint the search is saved first).")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
@@ -51,7 +59,8 @@ pub struct Args {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
-    /// Re-solve a file whose lines carry recorded solutions; exit 1 on any mismatch.
+    /// Check a FILE's recorded solutions only: skip the lines without one and print `ok`
+    /// for a match instead of the solution. A mismatch exits 1 with or without --check.
     #[arg(long)]
     pub check: bool,
     /// Save the search to FILE every --checkpoint-every seconds, on Ctrl-C and at the end;
@@ -511,15 +520,61 @@ fn solve_generic<R: OracleFor>(
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
     let user_stop = stop_flag();
-    if let Some((sol, moves)) = try_retro(pos, c, &|| user_stop.load(Ordering::Relaxed)) {
+    let (solver, raced) = race_retro(pos, c, solver, &|| user_stop.load(Ordering::Relaxed));
+    if let Some((sol, moves)) = raced {
         let moves = moves.filter(|_| c.analyze);
         return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
     }
-    // The time includes a retrograde attempt that found the graph too large.
+    // The time includes a retrograde attempt that found the graph too large, and the
+    // nodes the budgeted searches of the race (kept in the table) spent.
     Ok(
-        with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c))
-            .map(|sol| (sol, t.elapsed().as_secs_f64())),
+        with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c)).map(
+            |(mut sol, moves)| {
+                sol.nodes = solver.nodes();
+                ((sol, moves), t.elapsed().as_secs_f64())
+            },
+        ),
     )
+}
+
+/// The retrograde pass raced against the search (docs/solver.md, The race): the pass
+/// enumerates the graph and, at each of its checkpoints (`retro::RACE_STATES` states,
+/// then 4 times as many), the search runs until it has spent `retro::race_budget` nodes
+/// in all; whichever finishes first answers. The search's work stays in its table, so
+/// the solve that follows a lost race (a graph over `--retro-states`) starts from it.
+/// Returns the solver (its own stop flag back) and the answer, if either side finished.
+fn race_retro<R: Rules>(
+    pos: &Position<R>,
+    c: &Common,
+    solver: Solver<R>,
+    stop: &dyn Fn() -> bool,
+) -> (Solver<R>, Option<Solved<R>>) {
+    if c.retro_states == 0 || !pos.rules.can_enumerate(&pos.state) {
+        return (solver, None);
+    }
+    let mut slot = Some(solver);
+    let mut searched: Option<Solved<R>> = None;
+    let mut race = |states: usize| -> bool {
+        let Some(s) = slot.take() else {
+            return false;
+        };
+        // A flag of its own: the budget's stop is not the user's Ctrl-C (which the pass
+        // answers at once, and the search after the race).
+        let s = s
+            .with_stop(Arc::new(AtomicBool::new(false)))
+            .stop_after_nodes(retro::race_budget(states));
+        if let Ok((mut sol, moves)) = solve_maybe_analyze(&s, pos, c) {
+            // The search's nodes from the first budget on.
+            sol.nodes = s.nodes();
+            searched = Some((sol, moves));
+        }
+        slot = Some(s.with_stop(stop_flag()).stop_after_nodes(u64::MAX));
+        searched.is_some()
+    };
+    let passed = retro::solve_position_racing(pos, c.retro_states, stop, &mut race).ok();
+    let solver = slot.expect("the race hands the solver back");
+    let answer = passed.map(|(sol, moves)| (sol, Some(moves))).or(searched);
+    (solver, answer)
 }
 
 /// A solution and, with `solve --analyze`, every move's margin (V4).
@@ -608,6 +663,68 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
     }
 }
 
+/// The proven range of the final margin (V3) for captured difference `d` over proven
+/// ranges of `lo` and `hi`: `d + clamp(-d, lo, hi)` never decreases when `lo` or `hi`
+/// grows ([`BoundRanges::margin`]), so it runs from its value at `(lo.0, hi.0)` to its
+/// value at `(lo.1, hi.1)`; an end is an infinity only where `hi.0` is minus infinity or
+/// `lo.1` plus infinity.
+pub(super) fn margin_range(r: &BoundRanges, d: i32) -> (Score, Score) {
+    let t = -d;
+    let f = |lo: Score, hi: Score| {
+        let v = (lo as i32).max(t.min(hi as i32));
+        match v {
+            v if v <= NEG_INF as i32 => NEG_INF,
+            v if v >= POS_INF as i32 => POS_INF,
+            v => (d + v).clamp(NEG_INF as i32 + 1, POS_INF as i32 - 1) as Score,
+        }
+    };
+    (f(r.lo.0, r.hi.0), f(r.lo.1, r.hi.1))
+}
+
+/// The results a proven margin range leaves open, and those it rules out, in words:
+/// `win or draw (loss ruled out)`, `win (proven)`, `open (win, draw and loss possible)`.
+pub(super) fn results_in_words(m: (Score, Score)) -> String {
+    let possible: Vec<&str> = [
+        ("win", m.1 > 0),
+        ("draw", m.0 <= 0 && m.1 >= 0),
+        ("loss", m.0 < 0),
+    ]
+    .iter()
+    .filter(|x| x.1)
+    .map(|x| x.0)
+    .collect();
+    let out: Vec<&str> = ["win", "draw", "loss"]
+        .into_iter()
+        .filter(|r| !possible.contains(r))
+        .collect();
+    match (possible.len(), out.len()) {
+        (1, _) => format!("{} (proven)", possible[0]),
+        (_, 0) => "open (win, draw and loss possible)".to_string(),
+        _ => format!(
+            "{} ({} ruled out)",
+            possible.join(" or "),
+            out.join(" and ")
+        ),
+    }
+}
+
+/// [`report_stop`] for `solve`: in text mode the proven part is printed on stdout too
+/// (`position ...`, then `interrupted, not exact: lo ...  hi ...  margin ...  result ...`),
+/// so that a script reading stdout sees what a stopped solve proved.
+pub(super) fn report_solve_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
+    if !json {
+        let ranges = BoundRanges { lo: e.lo, hi: e.hi };
+        let m = margin_range(&ranges, pos.captured_difference());
+        println!("position {pos}");
+        println!(
+            "interrupted, not exact: {ranges}  {}  result {}",
+            giuthi::value::fmt_range("margin", m),
+            results_in_words(m)
+        );
+    }
+    report_stop(pos, e, json)
+}
+
 /// Reports a stopped solve on stderr (with the exact margin when both bounds were proven)
 /// and returns its exit code: 3 when a path deeper than --max-ply was needed, else 130.
 pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
@@ -629,6 +746,7 @@ pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bo
             "stopped": if e.too_deep { "max_ply" } else { "interrupted" },
             "lo_range": range_json(e.lo),
             "hi_range": range_json(e.hi),
+            "margin_range": range_json(margin_range(&ranges, pos.captured_difference())),
         });
         if let Some(m) = proven {
             v["margin"] = m.into();
@@ -658,7 +776,7 @@ fn solve_any(
                 }
                 Ok(Ok(Record::of(&s.0)))
             }
-            Err(e) => Ok(Err(report_stop(p, &e, json))),
+            Err(e) => Ok(Err(report_solve_stop(p, &e, json))),
         }
     })
 }
@@ -1048,7 +1166,7 @@ fn solve_checkpointed<R: OracleFor>(
             0
         }
         Err(e) => {
-            let code = report_stop(pos, &e, json);
+            let code = report_solve_stop(pos, &e, json);
             if written.is_ok() {
                 let more = if e.too_deep {
                     " with a larger --max-ply"
@@ -1064,4 +1182,51 @@ fn solve_checkpointed<R: OracleFor>(
         }
     };
     written.map(|()| code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{margin_range, results_in_words};
+    use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
+
+    /// V3 over proven ranges: the margin's range, and what it rules out.
+    #[test]
+    fn v3_margin_range_of_proven_ranges() {
+        // Nothing proven: lo and hi anywhere; with d = 0 the margin is clamp(0, lo, hi).
+        let open = BoundRanges {
+            lo: (NEG_INF, POS_INF),
+            hi: (NEG_INF, POS_INF),
+        };
+        assert_eq!(margin_range(&open, 0), (NEG_INF, POS_INF));
+        assert_eq!(
+            results_in_words(margin_range(&open, 0)),
+            "open (win, draw and loss possible)"
+        );
+        // lo <= -1 and hi >= 0 with d = 0: a draw, proven (the README's example).
+        let draw = BoundRanges {
+            lo: (NEG_INF, -1),
+            hi: (0, POS_INF),
+        };
+        assert_eq!(margin_range(&draw, 0), (0, 0));
+        assert_eq!(results_in_words((0, 0)), "draw (proven)");
+        // lo >= 3 with d = -2 (V4's example, lo not yet exact): the margin is at least +1.
+        let win = BoundRanges {
+            lo: (3, 9),
+            hi: (3, POS_INF),
+        };
+        assert_eq!(margin_range(&win, -2), (1, 7));
+        assert_eq!(results_in_words((1, 7)), "win (proven)");
+        // hi <= 0 with d = 0: no win; loss or draw.
+        let r = BoundRanges {
+            lo: (NEG_INF, 0),
+            hi: (-5, 0),
+        };
+        assert_eq!(margin_range(&r, 0), (-5, 0));
+        assert_eq!(results_in_words((-5, 0)), "draw or loss (win ruled out)");
+        assert_eq!(results_in_words((0, 4)), "win or draw (loss ruled out)");
+        assert_eq!(
+            results_in_words((-3, 4)),
+            "open (win, draw and loss possible)"
+        );
+    }
 }

@@ -278,6 +278,13 @@ impl Jobs {
         });
     }
 
+    /// Stops every job still running, saying `why` (the server is shutting down).
+    pub fn stop_all(&self, why: &str) {
+        for job in self.jobs.lock().expect("jobs lock").values() {
+            job.stop(why);
+        }
+    }
+
     /// Running jobs.
     pub fn running(&self) -> usize {
         self.jobs

@@ -96,6 +96,65 @@ pub async fn serve(listener: tokio::net::TcpListener, limits: JobLimits) -> std:
     axum::serve(listener, router_with(jobs)).await
 }
 
+/// Serves on `listener` until `shutdown` completes, then stops every running job and
+/// waits up to 2 s for them to end (`giuthi serve` on SIGTERM or SIGINT).
+///
+/// # Errors
+///
+/// An I/O error of the listener.
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    limits: JobLimits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let jobs = Arc::new(Jobs::new(limits));
+    let reaper = jobs.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tick.tick().await;
+            reaper.reap();
+        }
+    });
+    let served = axum::serve(listener, router_with(jobs.clone()));
+    let result = tokio::select! {
+        r = served => r,
+        () = shutdown => Ok(()),
+    };
+    jobs.stop_all("the server stopping");
+    let t = std::time::Instant::now();
+    while jobs.running() > 0 && t.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    result
+}
+
+/// Binds `addr`, prints the address to open, and serves until `shutdown` completes
+/// ([`serve_until`]; blocking, on its own runtime).
+///
+/// # Errors
+///
+/// The address cannot be bound, or the runtime cannot start.
+pub fn run_until(
+    addr: SocketAddr,
+    limits: JobLimits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let r = rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let local = listener.local_addr()?;
+        println!("giuthi serve: open http://{local}/ in a browser (Ctrl-C stops)");
+        serve_until(listener, limits, shutdown).await
+    });
+    // Connections still open are dropped with the runtime, without waiting.
+    rt.shutdown_background();
+    r
+}
+
 /// Binds `addr`, prints the address to open, and serves (blocking, on its own runtime).
 ///
 /// # Errors

@@ -75,6 +75,10 @@ pub enum RetroError {
     /// A reachable state's moves are not enumerated (a Kiothi opening redistribution, K3).
     #[error("the retrograde solver needs every reachable state's moves (a Kiothi opening, K3)")]
     NotEnumerable,
+    /// The race of [`solve_position_racing`] said the other solver finished first: the
+    /// pass was given up at one of its [`RACE_STATES`] checkpoints.
+    #[error("the retrograde solver gave way: the search finished first")]
+    Raced,
     /// A state has more moves than the compact edges hold (255).
     #[error("a reachable state has {moves} moves; the retrograde solver holds at most 254")]
     TooManyMoves {
@@ -107,6 +111,35 @@ pub const PROBE_STATES: usize = 1 << 12;
 /// [`PROBE_STATES`] states (examples/retro_endgames.rs), so a graph within the cap has a
 /// bound below about 5 times the cap; 8 leaves a margin.
 pub const BOUND_FACTOR: f64 = 8.0;
+
+/// The first checkpoint of the race ([`solve_graph_racing`]): the pass asks its race
+/// whether the search finished each time its states reach `RACE_STATES * RACE_STEP^k`
+/// (16,384, 65,536, 262,144, ... below the cap). A graph of at most 16,384 states
+/// (about 10 ms) is solved by the pass alone, as before the race.
+pub const RACE_STATES: usize = 1 << 14;
+
+/// The factor between two checkpoints of the race ([`RACE_STATES`]).
+pub const RACE_STEP: usize = 4;
+
+/// The search's node budget at a checkpoint of the race, per state the pass has
+/// enumerated by then: [`race_budget`]`(states) = states / RACE_STATES_PER_NODE`. A search
+/// node costs about as much as two states of the pass (its enumeration and sweeps; docs/
+/// solver.md, The race), so the race spends at most about as much on the losing side as
+/// on the winning one (docs/performance.md, Session 9).
+pub const RACE_STATES_PER_NODE: usize = 4;
+
+/// The search's cumulative node budget when the pass has enumerated `states` states
+/// ([`RACE_STATES_PER_NODE`]).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::solve::retro::{race_budget, RACE_STATES};
+/// assert_eq!(race_budget(RACE_STATES), 4_096);
+/// ```
+pub fn race_budget(states: usize) -> u64 {
+    (states / RACE_STATES_PER_NODE) as u64
+}
 
 /// [`BOUND_FACTOR`] for Kalah: its graphs are a smaller part of their bound (PLACEHOLDER).
 pub const KALAH_BOUND_FACTOR: f64 = 1.0;
@@ -520,7 +553,29 @@ pub fn solve_graph_until<R: Rules>(
     early_exit: bool,
     stop: &dyn Fn() -> bool,
 ) -> Result<GraphValues<R>, RetroError> {
-    let mut g = GraphValues::enumerate(rules, root, max_states, early_exit, stop)?;
+    solve_graph_racing(rules, root, max_states, early_exit, stop, &mut |_| false)
+}
+
+/// [`solve_graph_until`] that races another solver: at each checkpoint of its
+/// enumeration ([`RACE_STATES`] states, then [`RACE_STEP`] times as many, below the cap)
+/// it calls `race(states)`, which may run the other solver for a while (a search with a
+/// node budget, [`race_budget`]) and returns true when that one finished: the pass then
+/// gives up ([`RetroError::Raced`]). So a graph that is large but searched quickly (a few
+/// thousand nodes, while the pass would enumerate up to its cap first) costs little more
+/// than the search, and a small graph is solved by the pass alone.
+///
+/// # Errors
+///
+/// As [`solve_graph_until`], and [`RetroError::Raced`].
+pub fn solve_graph_racing<R: Rules>(
+    rules: &R,
+    root: &R::State,
+    max_states: usize,
+    early_exit: bool,
+    stop: &dyn Fn() -> bool,
+    race: &mut dyn FnMut(usize) -> bool,
+) -> Result<GraphValues<R>, RetroError> {
+    let mut g = GraphValues::enumerate(rules, root, max_states, early_exit, stop, race)?;
     g.sweep_all(stop)?;
     Ok(g)
 }
@@ -532,7 +587,9 @@ impl<R: Rules> GraphValues<R> {
         max_states: usize,
         early_exit: bool,
         stop: &dyn Fn() -> bool,
+        race: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Self, RetroError> {
+        let mut next_race = RACE_STATES;
         // The early exit: a graph whose size bound is far above the cap is given up once
         // it passes PROBE_STATES states.
         let bound = board_bound(rules, root);
@@ -615,6 +672,12 @@ impl<R: Rules> GraphValues<R> {
                         });
                     }
                     states.push(c.state);
+                    if states.len() == next_race {
+                        next_race = next_race.saturating_mul(RACE_STEP);
+                        if race(states.len()) {
+                            return Err(RetroError::Raced);
+                        }
+                    }
                 }
                 to.push(j);
                 gain.push(c.captured);
@@ -1268,7 +1331,23 @@ pub fn solve_position_until<R: Rules>(
     max_states: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Solution<R>, Vec<(R::Move, i32)>), RetroError> {
-    let g = solve_graph_until(&pos.rules, &pos.state, max_states, true, stop)?;
+    solve_position_racing(pos, max_states, stop, &mut |_| false)
+}
+
+/// [`solve_position_until`] racing another solver ([`solve_graph_racing`]): `race` is
+/// called at the pass's checkpoints and gives the pass up by returning true.
+///
+/// # Errors
+///
+/// As [`solve_position_until`], and [`RetroError::Raced`].
+#[allow(clippy::type_complexity)]
+pub fn solve_position_racing<R: Rules>(
+    pos: &Position<R>,
+    max_states: usize,
+    stop: &dyn Fn() -> bool,
+    race: &mut dyn FnMut(usize) -> bool,
+) -> Result<(Solution<R>, Vec<(R::Move, i32)>), RetroError> {
+    let g = solve_graph_racing(&pos.rules, &pos.state, max_states, true, stop, race)?;
     let d = pos.captured_difference();
     let bounds = g.root_bounds();
     let margin = bounds.exact_margin(d);

@@ -10,6 +10,7 @@ mod checkpoint;
 mod cli;
 mod cli_tb;
 mod common;
+mod fresh_session9;
 mod fresh_trial;
 mod fresh_user;
 mod game_record;
