@@ -77,7 +77,17 @@ impl FromStr for KalahMove {
 pub struct Kalah {
     m: u8,
     keys: Arc<BoardKeys>,
+    /// [`Rules::exact_key_limit`]: the seeds up to which the ranked keys are exact and
+    /// below `2^63` (so never equal to a packed key; see [`Rules::key`] for Kalah).
+    exact_limit: u32,
 }
+
+/// Rows of at most this many pits get packed keys (12 pits of 5 bits and the turn: 61
+/// bits).
+const PACKED_MAX_PITS_PER_ROW: usize = 6;
+
+/// Bits of one pit in a packed key (a pit of at most 31 seeds).
+const PACKED_PIT_BITS: u32 = 5;
 
 impl PartialEq for Kalah {
     fn eq(&self, other: &Kalah) -> bool {
@@ -98,9 +108,21 @@ impl Kalah {
                 "{m} pits a row; Kalah takes 1 to {MAX_PITS_PER_ROW}"
             )));
         }
+        let keys = BoardKeys::new(2 * m, MAX_SEEDS_ON_BOARD);
+        let mut exact_limit = keys.exact_limit();
+        if m <= PACKED_MAX_PITS_PER_ROW {
+            // A ranked key of at most S seeds is below 2 * cumulative(S + 1): keep it
+            // below 2^63, the packed keys' bit.
+            let ranker = crate::index::Ranker::new(2 * m, MAX_SEEDS_ON_BOARD as usize + 1);
+            exact_limit = (0..=exact_limit)
+                .take_while(|&s| ranker.cumulative(s as usize + 1) <= 1 << 62)
+                .last()
+                .unwrap_or(0);
+        }
         Ok(Kalah {
             m: m as u8,
-            keys: Arc::new(BoardKeys::new(2 * m, MAX_SEEDS_ON_BOARD)),
+            keys: Arc::new(keys),
+            exact_limit,
         })
     }
 
@@ -289,12 +311,31 @@ impl Rules for Kalah {
         text.parse()
     }
 
+    /// On rows of at most 6 pits with every pit at most 31 seeds (every position of
+    /// Kalah(6,4) but a few), the packed key `2^63 | board << 1 | turn`, the board 5 bits
+    /// a pit (pit 0 highest): a few shifts where the ranked key costs a table load a pit
+    /// (the search keys every node; docs/performance.md, session 9). Otherwise the ranked
+    /// key of [`BoardKeys`], below `2^63` up to [`Rules::exact_key_limit`] seeds, so the
+    /// two kinds never meet.
+    #[inline]
     fn key(&self, s: &KalahState) -> u64 {
-        self.keys.key(&s.pits[..2 * self.m as usize], s.turn)
+        let board = &s.pits[..2 * self.m as usize];
+        if self.m as usize <= PACKED_MAX_PITS_PER_ROW {
+            let mut packed = 0u64;
+            let mut all = 0u8;
+            for &x in board {
+                packed = packed << PACKED_PIT_BITS | x as u64;
+                all |= x;
+            }
+            if all >> PACKED_PIT_BITS == 0 {
+                return 1 << 63 | packed << 1 | s.turn.index() as u64;
+            }
+        }
+        self.keys.key(board, s.turn)
     }
 
     fn exact_key_limit(&self) -> u32 {
-        self.keys.exact_limit()
+        self.exact_limit
     }
 
     /// `kalah <board> <turn> <stores>` (N3; the stores are `<south>,<north>`).
@@ -320,5 +361,55 @@ impl Rules for Kalah {
         }
         let f = parse_pit_fields(fields, 1, "kalah <board> <turn> [<stores>]", "stores")?;
         Ok(Position::new(Kalah::new(f.n)?, f.state, f.pair))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Ranker;
+    use std::collections::HashSet;
+
+    /// The keys of every board of 2x2 Kalah with up to 40 seeds (pits of 32 seeds and
+    /// more get ranked keys, the rest packed ones), both turns, are distinct: the packed
+    /// and the ranked keys never meet.
+    #[test]
+    fn keys_are_exact_across_packed_and_ranked_boards() {
+        let k = Kalah::new(2).expect("board");
+        assert!(k.exact_key_limit() >= 40);
+        let r = Ranker::new(4, 40);
+        let mut seen = HashSet::new();
+        let (mut packed, mut ranked) = (0, 0);
+        let mut st = k.start(0);
+        for seeds in 0..=40 {
+            for i in 0..r.layer_size(seeds) {
+                r.unrank(i, seeds, &mut st.pits[..4]);
+                for turn in Side::BOTH {
+                    st.turn = turn;
+                    let key = k.key(&st);
+                    if key >> 63 == 1 {
+                        packed += 1;
+                    } else {
+                        ranked += 1;
+                    }
+                    assert!(seen.insert(key), "key {key:#x} twice ({st:?})");
+                }
+            }
+        }
+        assert!(packed > 0 && ranked > 0);
+    }
+
+    /// The exact limit of the 2x6 board covers every Kalah(6, s) start up to 15 seeds a
+    /// pit, and the 2x7 board keeps the ranked keys (no packed key past 6 pits a row).
+    #[test]
+    fn exact_limits() {
+        let k6 = Kalah::new(6).expect("board");
+        assert!(k6.exact_key_limit() >= 180);
+        assert_eq!(k6.key(&k6.start(4)) >> 63, 1);
+        let k7 = Kalah::new(7).expect("board");
+        assert_eq!(
+            k7.key(&k7.start(4)),
+            BoardKeys::new(14, MAX_SEEDS_ON_BOARD).key(&k7.start(4).pits[..14], Side::South)
+        );
     }
 }
