@@ -80,14 +80,19 @@ pub struct Kalah {
     /// [`Rules::exact_key_limit`]: the seeds up to which the ranked keys are exact and
     /// below `2^63` (so never equal to a packed key; see [`Rules::key`] for Kalah).
     exact_limit: u32,
+    /// On rows of at most [`PACKED_MAX_PITS_PER_ROW`] pits: the mask of the board's bytes
+    /// among the first 16 pit bytes (the packed keys); `None` on longer rows.
+    packed_mask: Option<u128>,
 }
+
+/// A 1 in each 16-, 32- and 64-bit lane of a `u128` (multiplied by a lane's pattern).
+const LANE16: u128 = u128::MAX / 0xffff;
+const LANE32: u128 = u128::MAX / 0xffff_ffff;
+const LANE64: u128 = u128::MAX / u64::MAX as u128;
 
 /// Rows of at most this many pits get packed keys (12 pits of 5 bits and the turn: 61
 /// bits).
 const PACKED_MAX_PITS_PER_ROW: usize = 6;
-
-/// Bits of one pit in a packed key (a pit of at most 31 seeds).
-const PACKED_PIT_BITS: u32 = 5;
 
 impl PartialEq for Kalah {
     fn eq(&self, other: &Kalah) -> bool {
@@ -123,6 +128,7 @@ impl Kalah {
             m: m as u8,
             keys: Arc::new(keys),
             exact_limit,
+            packed_mask: (m <= PACKED_MAX_PITS_PER_ROW).then(|| (1u128 << (16 * m)) - 1),
         })
     }
 
@@ -172,6 +178,14 @@ impl Kalah {
         let mut captured = 0u32;
         // The pit after `q` on the ring (no division: this loop is the search's sowing).
         let next = |q: usize| if q + 1 == n2 { 0 } else { q + 1 };
+        if h as usize <= last_own - pit {
+            // The common short sowing: the next `h` pits of the mover's own row, no store.
+            for q in &mut b[pit + 1..=pit + h as usize] {
+                *q += 1;
+            }
+            p = pit + h as usize;
+            h = 0;
+        }
         while h > 0 {
             if in_store {
                 in_store = false;
@@ -253,10 +267,34 @@ impl Rules for Kalah {
         s.pits[pit] as u32
     }
 
+    /// On rows of at most 6 pits, the bytes of the board summed as one `u128` (pairs into
+    /// 16-bit lanes, then the lanes by a multiplication; no lane can overflow); else
+    /// pit by pit. The search asks it at every node.
+    #[inline]
+    fn seeds_on_board(&self, s: &KalahState) -> u32 {
+        match self.packed_mask {
+            Some(mask) => {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(&s.pits[..16]);
+                let w = u128::from_le_bytes(bytes) & mask;
+                // Eight 16-bit lanes of at most 510; four of them sum to at most 2,040.
+                let x = (w & (LANE16 * 0xff)) + ((w >> 8) & (LANE16 * 0xff));
+                let ones = LANE16 as u64;
+                ((x as u64).wrapping_mul(ones) >> 48) as u32
+                    + (((x >> 64) as u64).wrapping_mul(ones) >> 48) as u32
+            }
+            None => s.pits[..2 * self.m as usize]
+                .iter()
+                .map(|&x| x as u32)
+                .sum(),
+        }
+    }
+
     /// The mover's non-empty pits in index order; nothing once either row is empty (R4).
     fn children(&self, s: &KalahState, out: &mut Vec<Child<Kalah>>) {
         out.clear();
-        if self.is_over(s) {
+        // R4: over when either row is empty; an empty own row lists nothing below anyway.
+        if self.row(s.turn.opponent()).all(|p| s.pits[p] == 0) {
             return;
         }
         for p in self.row(s.turn) {
@@ -313,25 +351,30 @@ impl Rules for Kalah {
 
     /// On rows of at most 6 pits with every pit at most 31 seeds (every position of
     /// Kalah(6,4) but a few), the packed key `2^63 | board << 1 | turn`, the board 5 bits
-    /// a pit (pit 0 highest): a few shifts where the ranked key costs a table load a pit
+    /// a pit (pit `i` at bits `5i..5i+5`): a few word operations where the ranked key
+    /// costs a table load a pit
     /// (the search keys every node; docs/performance.md, session 9). Otherwise the ranked
     /// key of [`BoardKeys`], below `2^63` up to [`Rules::exact_key_limit`] seeds, so the
     /// two kinds never meet.
     #[inline]
     fn key(&self, s: &KalahState) -> u64 {
-        let board = &s.pits[..2 * self.m as usize];
-        if self.m as usize <= PACKED_MAX_PITS_PER_ROW {
-            let mut packed = 0u64;
-            let mut all = 0u8;
-            for &x in board {
-                packed = packed << PACKED_PIT_BITS | x as u64;
-                all |= x;
-            }
-            if all >> PACKED_PIT_BITS == 0 {
+        if let Some(mask) = self.packed_mask {
+            // The first 16 pit bytes, those off the board masked out; each at most 31:
+            // the 5-bit fields are gathered pairwise (bytes to 10 bits, to 20, to 40).
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(&s.pits[..16]);
+            let w = u128::from_le_bytes(bytes) & mask;
+            if w & (u128::MAX / 255 * 0xe0) == 0 {
+                let x = (w & (LANE16 * 0xff)) | ((w & (LANE16 * 0xff00)) >> 3);
+                let x = (x & (LANE32 * 0xffff)) | ((x & (LANE32 * 0xffff_0000)) >> 6);
+                let x =
+                    (x & (LANE64 * 0xffff_ffff)) | ((x & (LANE64 * 0xffff_ffff_0000_0000)) >> 12);
+                // Lane 0 holds pits 0..8 (40 bits), lane 1 pits 8..12 (20 bits).
+                let packed = x as u64 | ((x >> 64) as u64) << 40;
                 return 1 << 63 | packed << 1 | s.turn.index() as u64;
             }
         }
-        self.keys.key(board, s.turn)
+        self.keys.key(&s.pits[..2 * self.m as usize], s.turn)
     }
 
     fn exact_key_limit(&self) -> u32 {
@@ -397,6 +440,53 @@ mod tests {
             }
         }
         assert!(packed > 0 && ranked > 0);
+    }
+
+    /// `seeds_on_board` equals the sum of the pits on every 2x1 to 2x7 board tried,
+    /// pits of 255 included and a pit off the board ignored.
+    #[test]
+    fn seeds_on_board_sums_the_pits() {
+        let mut rng = 0x0bad_5eed_u64;
+        for m in 1..=7 {
+            let k = Kalah::new(m).expect("board");
+            for round in 0..500 {
+                let mut st = k.start(0);
+                for p in 0..2 * m {
+                    rng = crate::index::mix64(rng);
+                    st.pits[p] = if round % 7 == 0 {
+                        255
+                    } else {
+                        (rng % 40) as u8
+                    };
+                }
+                st.pits[2 * m] = 9;
+                let want: u32 = st.pits[..2 * m].iter().map(|&x| x as u32).sum();
+                assert_eq!(k.seeds_on_board(&st), want, "m {m} {st:?}");
+            }
+        }
+    }
+
+    /// The packed key of a 2x6 board is the board 5 bits a pit (pit `i` at bits
+    /// `5i..5i+5`) above the turn, with bit 63 set.
+    #[test]
+    fn packed_key_layout() {
+        let k = Kalah::new(6).expect("board");
+        let mut st = k.start(0);
+        for (i, x) in [31u8, 0, 7, 1, 30, 2, 3, 17, 0, 9, 31, 5]
+            .into_iter()
+            .enumerate()
+        {
+            st.pits[i] = x;
+        }
+        st.turn = Side::North;
+        let want = st.pits[..12]
+            .iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &x)| a | (x as u64) << (5 * i));
+        assert_eq!(k.key(&st), 1 << 63 | want << 1 | 1);
+        // A pit off the board does not count.
+        st.pits[12] = 4;
+        assert_eq!(k.key(&st), 1 << 63 | want << 1 | 1);
     }
 
     /// The exact limit of the 2x6 board covers every Kalah(6, s) start up to 15 seeds a
