@@ -119,11 +119,13 @@ impl Ranker {
         debug_assert_eq!(board.len(), self.pits);
         let cols = self.pits + 1;
         let mut rank = 0u64;
-        let mut slot = 0usize;
-        for (j, &x) in board[..self.pits - 1].iter().enumerate() {
-            slot += x as usize;
-            // bar j at slot + j; C(slot + j, j + 1)
-            rank = rank.wrapping_add(self.binom[(slot + j) * cols + j + 1]);
+        // Bar j stands at slot s_j + j: the index of C(s_j + j, j + 1) is
+        // (s_j + j) * cols + j + 1, advanced pit by pit (no multiplication by j).
+        let mut idx = 1usize;
+        for &x in &board[..self.pits - 1] {
+            idx += x as usize * cols;
+            rank = rank.wrapping_add(self.binom[idx]);
+            idx += cols + 1;
         }
         rank
     }
@@ -173,6 +175,8 @@ impl Ranker {
 pub struct BoardKeys {
     ranker: Ranker,
     exact_limit: u32,
+    /// `cumulative[s]` = [`Ranker::cumulative`]`(s)` for `s <= exact_limit`.
+    cumulative: Vec<u64>,
 }
 
 impl BoardKeys {
@@ -187,9 +191,13 @@ impl BoardKeys {
             }
             exact_limit = s;
         }
+        let cumulative = (0..=exact_limit as usize)
+            .map(|s| ranker.cumulative(s))
+            .collect();
         BoardKeys {
             ranker,
             exact_limit,
+            cumulative,
         }
     }
 
@@ -201,19 +209,42 @@ impl BoardKeys {
     /// The key of `board` (one byte a pit) with `turn` to move.
     #[inline]
     pub fn key(&self, board: &[u8], turn: crate::types::Side) -> u64 {
-        let seeds: u32 = board.iter().map(|&x| x as u32).sum();
         let t = turn.index() as u64;
-        if seeds <= self.exact_limit {
-            2 * (self.ranker.cumulative(seeds as usize) + self.ranker.rank(board)) + t
-        } else {
-            let mut h = t ^ 0x9e37_79b9_7f4a_7c15;
-            for chunk in board.chunks(8) {
-                let mut w = [0u8; 8];
-                w[..chunk.len()].copy_from_slice(chunk);
-                h = mix64(h ^ u64::from_le_bytes(w));
+        // One pass: the seeds and the rank together (Ranker::rank's loop, its index
+        // advanced pit by pit); a board past the binomial tables or the exact limit is
+        // hashed. The search keys every node it visits (docs/performance.md, session 9).
+        if let Some((&last, head)) = board.split_last() {
+            let cols = self.ranker.pits + 1;
+            let binom = &self.ranker.binom;
+            let mut idx = 1usize;
+            let mut seeds = 0usize;
+            let mut rank = 0u64;
+            let mut covered = true;
+            for &x in head {
+                seeds += x as usize;
+                idx += x as usize * cols;
+                match binom.get(idx) {
+                    Some(&c) => rank = rank.wrapping_add(c),
+                    None => {
+                        covered = false;
+                        break;
+                    }
+                }
+                idx += cols + 1;
             }
-            h
+            if covered {
+                if let Some(&below) = self.cumulative.get(seeds + last as usize) {
+                    return 2 * (below + rank) + t;
+                }
+            }
         }
+        let mut h = t ^ 0x9e37_79b9_7f4a_7c15;
+        for chunk in board.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            h = mix64(h ^ u64::from_le_bytes(w));
+        }
+        h
     }
 }
 
@@ -245,6 +276,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The one-pass key equals `2 * (cumulative(S) + rank) + turn` (its definition) on
+    /// every board of up to 6 seeds on 5 pits, and past the exact limit is a hash of the
+    /// board and the turn (no panic).
+    #[test]
+    fn board_keys_match_the_rank_definition() {
+        use crate::types::Side;
+        let keys = BoardKeys::new(5, 40);
+        let r = Ranker::new(5, 41);
+        let mut b = [0u8; 5];
+        for seeds in 0..=6 {
+            for k in 0..r.layer_size(seeds) {
+                r.unrank(k, seeds, &mut b);
+                for (t, side) in [(0, Side::South), (1, Side::North)] {
+                    let want = 2 * (r.cumulative(seeds) + r.rank(&b)) + t;
+                    assert_eq!(keys.key(&b, side), want, "board {b:?}");
+                }
+            }
+        }
+        // 12 pits of 255 seeds: past the exact limit, hashed (no panic).
+        let big = BoardKeys::new(12, 255);
+        assert!(big.exact_limit() < 255);
+        let full = [255u8; 12];
+        assert_eq!(big.key(&full, Side::South), big.key(&full, Side::South));
+        assert_ne!(big.key(&full, Side::South), big.key(&full, Side::North));
     }
 
     #[test]

@@ -77,7 +77,22 @@ impl FromStr for KalahMove {
 pub struct Kalah {
     m: u8,
     keys: Arc<BoardKeys>,
+    /// [`Rules::exact_key_limit`]: the seeds up to which the ranked keys are exact and
+    /// below `2^63` (so never equal to a packed key; see [`Rules::key`] for Kalah).
+    exact_limit: u32,
+    /// On rows of at most [`PACKED_MAX_PITS_PER_ROW`] pits: the mask of the board's bytes
+    /// among the first 16 pit bytes (the packed keys); `None` on longer rows.
+    packed_mask: Option<u128>,
 }
+
+/// A 1 in each 16-, 32- and 64-bit lane of a `u128` (multiplied by a lane's pattern).
+const LANE16: u128 = u128::MAX / 0xffff;
+const LANE32: u128 = u128::MAX / 0xffff_ffff;
+const LANE64: u128 = u128::MAX / u64::MAX as u128;
+
+/// Rows of at most this many pits get packed keys (12 pits of 5 bits and the turn: 61
+/// bits).
+const PACKED_MAX_PITS_PER_ROW: usize = 6;
 
 impl PartialEq for Kalah {
     fn eq(&self, other: &Kalah) -> bool {
@@ -98,9 +113,22 @@ impl Kalah {
                 "{m} pits a row; Kalah takes 1 to {MAX_PITS_PER_ROW}"
             )));
         }
+        let keys = BoardKeys::new(2 * m, MAX_SEEDS_ON_BOARD);
+        let mut exact_limit = keys.exact_limit();
+        if m <= PACKED_MAX_PITS_PER_ROW {
+            // A ranked key of at most S seeds is below 2 * cumulative(S + 1): keep it
+            // below 2^63, the packed keys' bit.
+            let ranker = crate::index::Ranker::new(2 * m, MAX_SEEDS_ON_BOARD as usize + 1);
+            exact_limit = (0..=exact_limit)
+                .take_while(|&s| ranker.cumulative(s as usize + 1) <= 1 << 62)
+                .last()
+                .unwrap_or(0);
+        }
         Ok(Kalah {
             m: m as u8,
-            keys: Arc::new(BoardKeys::new(2 * m, MAX_SEEDS_ON_BOARD)),
+            keys: Arc::new(keys),
+            exact_limit,
+            packed_mask: (m <= PACKED_MAX_PITS_PER_ROW).then(|| (1u128 << (16 * m)) - 1),
         })
     }
 
@@ -150,6 +178,14 @@ impl Kalah {
         let mut captured = 0u32;
         // The pit after `q` on the ring (no division: this loop is the search's sowing).
         let next = |q: usize| if q + 1 == n2 { 0 } else { q + 1 };
+        if h as usize <= last_own - pit {
+            // The common short sowing: the next `h` pits of the mover's own row, no store.
+            for q in &mut b[pit + 1..=pit + h as usize] {
+                *q += 1;
+            }
+            p = pit + h as usize;
+            h = 0;
+        }
         while h > 0 {
             if in_store {
                 in_store = false;
@@ -231,10 +267,34 @@ impl Rules for Kalah {
         s.pits[pit] as u32
     }
 
+    /// On rows of at most 6 pits, the bytes of the board summed as one `u128` (pairs into
+    /// 16-bit lanes, then the lanes by a multiplication; no lane can overflow); else
+    /// pit by pit. The search asks it at every node.
+    #[inline]
+    fn seeds_on_board(&self, s: &KalahState) -> u32 {
+        match self.packed_mask {
+            Some(mask) => {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(&s.pits[..16]);
+                let w = u128::from_le_bytes(bytes) & mask;
+                // Eight 16-bit lanes of at most 510; four of them sum to at most 2,040.
+                let x = (w & (LANE16 * 0xff)) + ((w >> 8) & (LANE16 * 0xff));
+                let ones = LANE16 as u64;
+                ((x as u64).wrapping_mul(ones) >> 48) as u32
+                    + (((x >> 64) as u64).wrapping_mul(ones) >> 48) as u32
+            }
+            None => s.pits[..2 * self.m as usize]
+                .iter()
+                .map(|&x| x as u32)
+                .sum(),
+        }
+    }
+
     /// The mover's non-empty pits in index order; nothing once either row is empty (R4).
     fn children(&self, s: &KalahState, out: &mut Vec<Child<Kalah>>) {
         out.clear();
-        if self.is_over(s) {
+        // R4: over when either row is empty; an empty own row lists nothing below anyway.
+        if self.row(s.turn.opponent()).all(|p| s.pits[p] == 0) {
             return;
         }
         for p in self.row(s.turn) {
@@ -289,12 +349,36 @@ impl Rules for Kalah {
         text.parse()
     }
 
+    /// On rows of at most 6 pits with every pit at most 31 seeds (every position of
+    /// Kalah(6,4) but a few), the packed key `2^63 | board << 1 | turn`, the board 5 bits
+    /// a pit (pit `i` at bits `5i..5i+5`): a few word operations where the ranked key
+    /// costs a table load a pit
+    /// (the search keys every node; docs/performance.md, session 9). Otherwise the ranked
+    /// key of [`BoardKeys`], below `2^63` up to [`Rules::exact_key_limit`] seeds, so the
+    /// two kinds never meet.
+    #[inline]
     fn key(&self, s: &KalahState) -> u64 {
+        if let Some(mask) = self.packed_mask {
+            // The first 16 pit bytes, those off the board masked out; each at most 31:
+            // the 5-bit fields are gathered pairwise (bytes to 10 bits, to 20, to 40).
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(&s.pits[..16]);
+            let w = u128::from_le_bytes(bytes) & mask;
+            if w & (u128::MAX / 255 * 0xe0) == 0 {
+                let x = (w & (LANE16 * 0xff)) | ((w & (LANE16 * 0xff00)) >> 3);
+                let x = (x & (LANE32 * 0xffff)) | ((x & (LANE32 * 0xffff_0000)) >> 6);
+                let x =
+                    (x & (LANE64 * 0xffff_ffff)) | ((x & (LANE64 * 0xffff_ffff_0000_0000)) >> 12);
+                // Lane 0 holds pits 0..8 (40 bits), lane 1 pits 8..12 (20 bits).
+                let packed = x as u64 | ((x >> 64) as u64) << 40;
+                return 1 << 63 | packed << 1 | s.turn.index() as u64;
+            }
+        }
         self.keys.key(&s.pits[..2 * self.m as usize], s.turn)
     }
 
     fn exact_key_limit(&self) -> u32 {
-        self.keys.exact_limit()
+        self.exact_limit
     }
 
     /// `kalah <board> <turn> <stores>` (N3; the stores are `<south>,<north>`).
@@ -320,5 +404,102 @@ impl Rules for Kalah {
         }
         let f = parse_pit_fields(fields, 1, "kalah <board> <turn> [<stores>]", "stores")?;
         Ok(Position::new(Kalah::new(f.n)?, f.state, f.pair))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Ranker;
+    use std::collections::HashSet;
+
+    /// The keys of every board of 2x2 Kalah with up to 40 seeds (pits of 32 seeds and
+    /// more get ranked keys, the rest packed ones), both turns, are distinct: the packed
+    /// and the ranked keys never meet.
+    #[test]
+    fn keys_are_exact_across_packed_and_ranked_boards() {
+        let k = Kalah::new(2).expect("board");
+        assert!(k.exact_key_limit() >= 40);
+        let r = Ranker::new(4, 40);
+        let mut seen = HashSet::new();
+        let (mut packed, mut ranked) = (0, 0);
+        let mut st = k.start(0);
+        for seeds in 0..=40 {
+            for i in 0..r.layer_size(seeds) {
+                r.unrank(i, seeds, &mut st.pits[..4]);
+                for turn in Side::BOTH {
+                    st.turn = turn;
+                    let key = k.key(&st);
+                    if key >> 63 == 1 {
+                        packed += 1;
+                    } else {
+                        ranked += 1;
+                    }
+                    assert!(seen.insert(key), "key {key:#x} twice ({st:?})");
+                }
+            }
+        }
+        assert!(packed > 0 && ranked > 0);
+    }
+
+    /// `seeds_on_board` equals the sum of the pits on every 2x1 to 2x7 board tried,
+    /// pits of 255 included and a pit off the board ignored.
+    #[test]
+    fn seeds_on_board_sums_the_pits() {
+        let mut rng = 0x0bad_5eed_u64;
+        for m in 1..=7 {
+            let k = Kalah::new(m).expect("board");
+            for round in 0..500 {
+                let mut st = k.start(0);
+                for p in 0..2 * m {
+                    rng = crate::index::mix64(rng);
+                    st.pits[p] = if round % 7 == 0 {
+                        255
+                    } else {
+                        (rng % 40) as u8
+                    };
+                }
+                st.pits[2 * m] = 9;
+                let want: u32 = st.pits[..2 * m].iter().map(|&x| x as u32).sum();
+                assert_eq!(k.seeds_on_board(&st), want, "m {m} {st:?}");
+            }
+        }
+    }
+
+    /// The packed key of a 2x6 board is the board 5 bits a pit (pit `i` at bits
+    /// `5i..5i+5`) above the turn, with bit 63 set.
+    #[test]
+    fn packed_key_layout() {
+        let k = Kalah::new(6).expect("board");
+        let mut st = k.start(0);
+        for (i, x) in [31u8, 0, 7, 1, 30, 2, 3, 17, 0, 9, 31, 5]
+            .into_iter()
+            .enumerate()
+        {
+            st.pits[i] = x;
+        }
+        st.turn = Side::North;
+        let want = st.pits[..12]
+            .iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &x)| a | (x as u64) << (5 * i));
+        assert_eq!(k.key(&st), 1 << 63 | want << 1 | 1);
+        // A pit off the board does not count.
+        st.pits[12] = 4;
+        assert_eq!(k.key(&st), 1 << 63 | want << 1 | 1);
+    }
+
+    /// The exact limit of the 2x6 board covers every Kalah(6, s) start up to 15 seeds a
+    /// pit, and the 2x7 board keeps the ranked keys (no packed key past 6 pits a row).
+    #[test]
+    fn exact_limits() {
+        let k6 = Kalah::new(6).expect("board");
+        assert!(k6.exact_key_limit() >= 180);
+        assert_eq!(k6.key(&k6.start(4)) >> 63, 1);
+        let k7 = Kalah::new(7).expect("board");
+        assert_eq!(
+            k7.key(&k7.start(4)),
+            BoardKeys::new(14, MAX_SEEDS_ON_BOARD).key(&k7.start(4).pits[..14], Side::South)
+        );
     }
 }

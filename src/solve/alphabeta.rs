@@ -1544,12 +1544,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         } else {
             PREFETCH_AHEAD
         };
-        for (j, (_, ckey, i)) in order.iter_mut().enumerate() {
+        // A child's exact key is computed when its bucket is prefetched (most nodes cut at
+        // the first child: the others are never keyed).
+        for (_, ckey, i) in order.iter_mut().take(ahead) {
             let c = &kids[*i as usize];
             *ckey = rules.key(&c.state);
-            if j < ahead {
-                prefetch(c, *ckey);
-            }
+            prefetch(c, *ckey);
         }
         // Enhanced transposition cutoff: a child whose table bounds already prove the
         // test ends it; one whose bounds prove it cannot goes last.
@@ -1606,13 +1606,17 @@ impl<'a, R: Rules> Worker<'a, R> {
                 break;
             }
             for j in 0..order.len() {
-                let (ckey, i) = (order[j].1, order[j].2);
-                let c = kids[i as usize];
+                // Pass 0 keys and prefetches the child `ahead - 1` places on, so every
+                // child is keyed before it is reached (`order[j].1` is its key after this).
                 if pass == 0 && j >= 1 && ahead < usize::MAX {
-                    if let Some(&(_, k2, i2)) = order.get(j + ahead - 1) {
-                        prefetch(&kids[i2 as usize], k2);
+                    if let Some((_, k2, i2)) = order.get_mut(j + ahead - 1) {
+                        let c2 = &kids[*i2 as usize];
+                        *k2 = rules.key(&c2.state);
+                        prefetch(c2, *k2);
                     }
                 }
+                let (ckey, i) = (order[j].1, order[j].2);
+                let c = kids[i as usize];
                 if defer && self.skip_now(pass, j, &mut order[j].0, ckey, &c, bad) {
                     any_deferred = true;
                     continue;
