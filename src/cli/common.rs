@@ -49,6 +49,7 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
     if !arg.is_empty() && path.is_file() {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading position file {}", path.display()))?;
+        let text = without_bom(text);
         let (no, line) = text
             .lines()
             .map(str::trim)
@@ -101,7 +102,17 @@ pub fn read_named_file(what: &str, path: &Path) -> anyhow::Result<String> {
         return Err(usage(format!("{what} {}: no such file", path.display())));
     }
     std::fs::read_to_string(path)
+        .map(without_bom)
         .with_context(|| format!("{what} {}: cannot read it", path.display()))
+}
+
+/// The text of a file without a leading UTF-8 byte-order mark (U+FEFF, as Windows
+/// Notepad writes it): a positions file saved that way reads like any other.
+pub fn without_bom(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }
 
 /// Says on stderr when `--hash MB` cannot be used as asked: the transposition table holds

@@ -149,6 +149,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let y_abs = all.iter().map(|p| p.1.abs()).max().unwrap_or(1).max(2) + 2;
     if let Some(out) = &args.out {
         check_out(out)?;
+        // Never replace one of the files being plotted with the plot.
+        if let Ok(o) = out.canonicalize() {
+            if args
+                .files
+                .iter()
+                .any(|f| f.canonicalize().is_ok_and(|f| f == o))
+            {
+                return Err(usage(format!(
+                    "--out {}: is one of the FILEs being plotted; give another path for the SVG",
+                    out.display()
+                )));
+            }
+        }
     }
     let mut svg = String::new();
     {

@@ -97,7 +97,9 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384 (default 64).
+    /// Transposition table size in megabytes, 1 to 16384 (default 64; with --movetime
+    /// sized to the time). A size given is set up in full whatever the time: a large one
+    /// makes a short --movetime late (the kernel zeroes its pages).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
@@ -814,8 +816,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             path.display()
         )));
     }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = super::common::without_bom(
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+    );
     if text
         .lines()
         .map(str::trim)

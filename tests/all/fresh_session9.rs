@@ -324,3 +324,57 @@ fn serve_stops_on_sigterm_and_sigint_with_a_message() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("giuthi serve: stopped (SIGINT)"), "{err}");
 }
+
+/// The trial of session 9: a positions file saved with a UTF-8 byte-order mark (as
+/// Windows Notepad writes it) reads like the same file without it, as a file of positions
+/// and as the POSITION argument (N1 notation after the mark).
+#[test]
+fn n1_a_positions_file_with_a_byte_order_mark_reads_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = dir.path().join("bom.txt");
+    let plain = dir.path().join("plain.txt");
+    let line = "giuthi 1,0,0,0/1,3,0,0 S 0,2\n";
+    std::fs::write(&bom, format!("\u{feff}{line}")).unwrap();
+    std::fs::write(&plain, line).unwrap();
+    for args in [vec!["solve", "--threads", "1"], vec!["show"]] {
+        let run = |f: &std::path::Path| {
+            let mut a = args.clone();
+            a.insert(1, f.to_str().unwrap());
+            giuthi(&a)
+        };
+        let (code, out, err) = run(&bom);
+        assert_eq!(code, 0, "{args:?} with a BOM: {err}");
+        let (code2, out2, _) = run(&plain);
+        assert_eq!(code2, 0);
+        let strip = |s: &str| {
+            s.replace(bom.to_str().unwrap(), "F")
+                .replace(plain.to_str().unwrap(), "F")
+        };
+        let no_time = |s: &str| {
+            s.lines()
+                .filter(|l| !l.contains(" s") && !l.contains("time"))
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(no_time(&strip(&out)), no_time(&strip(&out2)), "{args:?}");
+    }
+}
+
+/// The trial of session 9: `plot FILE --out FILE` would have replaced the positions file
+/// with the SVG. It is refused (exit 2, naming --out) and the file is left as it was.
+#[test]
+fn plot_refuses_to_write_over_one_of_its_input_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("ss.txt");
+    let text = std::fs::read_to_string("positions/solved-starts.txt").unwrap();
+    std::fs::write(&f, &text).unwrap();
+    let p = f.to_str().unwrap();
+    let (code, _, err) = giuthi(&["plot", p, "--out", p]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--out"), "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    // Another path still works.
+    let svg = dir.path().join("m.svg");
+    let (code, _, err) = giuthi(&["plot", p, "--out", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
