@@ -292,6 +292,15 @@ pub fn generate_on<R: TbGame>(
         let report = if path.exists() {
             let lf = LayerFile::open(&path, true)?;
             check_params(rules, &lf, s, &ranker)?;
+            // A run killed after writing the layer and before deleting its `.partial`
+            // left the progress of a finished layer: nothing will resume from it.
+            let partial = partial_path(rules, dir, s);
+            if root && partial.exists() {
+                std::fs::remove_file(&partial).map_err(|e| TbError::Io {
+                    path: partial.clone(),
+                    source: e,
+                })?;
+            }
             let r = LayerReport {
                 seeds: s,
                 positions: lf.header.count,

@@ -614,3 +614,39 @@ fn solve_one_position_with_tables_of_another_board_is_a_usage_error() {
     );
     assert!(err.contains("giuthi-n5-s000.tb"), "{err}");
 }
+
+/// A run killed between writing a layer and deleting its `.partial` (the window that
+/// `tests/mpi_gen.rs`'s killed-rank test once hit) leaves the saved progress of a finished
+/// layer; the next run keeps the layer and removes the stale `.partial`, so nothing
+/// is left in the folder that one uninterrupted run would not have written.
+#[test]
+fn rerun_removes_the_partial_of_a_finished_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let gen = [
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "6",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        d,
+    ];
+    assert!(giuthi(&gen).status.success());
+    let layer = dir.path().join("giuthi-n3-s005.tb");
+    let before = std::fs::read(&layer).unwrap();
+    let partial = dir.path().join("giuthi-n3-s005.partial");
+    std::fs::copy(&layer, &partial).unwrap();
+    let o = giuthi(&gen);
+    assert!(o.status.success(), "{o:?}");
+    assert!(!partial.exists(), "the finished layer's .partial is left");
+    assert_eq!(
+        std::fs::read(&layer).unwrap(),
+        before,
+        "the layer is kept as it was"
+    );
+}
