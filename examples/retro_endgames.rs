@@ -117,20 +117,7 @@ fn main() {
     let mut early: Vec<f64> = Vec::new();
     let mut early_checked = 0;
     for k in 0..count {
-        let n = 4 + rng.below(7) as usize;
-        let v = variants[rng.below(variants.len() as u64) as usize];
-        let seeds = 6 + rng.below(9) as usize;
-        let rules = Giuthi::new(n, v).expect("board");
-        let mut pits = [0u8; 32];
-        for _ in 0..seeds {
-            pits[rng.below(2 * n as u64) as usize] += 1;
-        }
-        let turn = if rng.below(2) == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
-        let pos = Position::new(rules, GiuthiState { pits, turn }, BySide::new(0, 0));
+        let pos = random_endgame(&mut rng, &variants);
         let t0 = cpu_seconds();
         match solve_position(&pos, cap) {
             Ok((sol, _)) => {

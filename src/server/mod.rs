@@ -84,16 +84,7 @@ async fn page(req: Request) -> Response {
 ///
 /// An I/O error of the listener.
 pub async fn serve(listener: tokio::net::TcpListener, limits: JobLimits) -> std::io::Result<()> {
-    let jobs = Arc::new(Jobs::new(limits));
-    let reaper = jobs.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_millis(500));
-        loop {
-            tick.tick().await;
-            reaper.reap();
-        }
-    });
-    axum::serve(listener, router_with(jobs)).await
+    serve_until(listener, limits, std::future::pending()).await
 }
 
 /// Serves on `listener` until `shutdown` completes, then stops every running job and

@@ -248,7 +248,7 @@ fn v3_an_interrupted_solve_prints_its_proven_ranges_on_stdout() {
 /// exit code and stderr (the test fails if the server is still up after 20 s).
 #[allow(unsafe_code)]
 fn serve_and_signal(sig: libc::c_int, ignore_sigint: bool) -> (Option<i32>, String) {
-    use std::io::{BufRead, Read, Write};
+    use std::io::{Read, Write};
     use std::os::unix::process::CommandExt;
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"));
     cmd.args(["serve", "--port", "0"])
@@ -264,16 +264,7 @@ fn serve_and_signal(sig: libc::c_int, ignore_sigint: bool) -> (Option<i32>, Stri
         }
     }
     let mut child = cmd.spawn().unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_default()
-        .to_string();
+    let addr = crate::common::served_address(&mut child);
     // A solve that runs for minutes (the 2x6x4 start).
     let body = r#"{"position":"giuthi 4,4,4,4,4,4/4,4,4,4,4,4 S 0,0","client":"t"}"#;
     let mut s = std::net::TcpStream::connect(&addr).unwrap();

@@ -559,18 +559,8 @@ fn serve_command_options_and_address() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    use std::io::BufRead;
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_default()
-        .to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let addr = crate::common::served_address(&mut child);
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
     // One request on the printed address: the page.
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(&addr).unwrap();

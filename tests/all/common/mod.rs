@@ -160,3 +160,18 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
     );
     (code, stdout, stderr)
 }
+
+/// The `HOST:PORT` that `giuthi serve` prints on the first line of its stdout (`serving on
+/// http://HOST:PORT/`), read from the child's piped stdout (taken from the child).
+pub fn served_address(child: &mut std::process::Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    line.split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_default()
+        .to_string()
+}
