@@ -162,7 +162,8 @@ pub fn parse_rows(
     let n = north.len();
     if n < min_n || n > max_n {
         return Err(ParsePositionError::Board(format!(
-            "{n} pits a row; this game takes {min_n} to {max_n}"
+            "{n} {} a row; this game takes {min_n} to {max_n}",
+            if n == 1 { "pit" } else { "pits" }
         )));
     }
     let mut pits = Vec::with_capacity(2 * n);

@@ -2,7 +2,9 @@
 //! cutechess-cli prints: the score fraction `mu = (W + D/2) / N`, the difference
 //! `-400 log10(1/mu - 1)`, and the error bar from the per-game standard deviation of the
 //! score (`sqrt(sum_r p_r (r - mu)^2 / N)` over the results r = 1, 1/2, 0 with their
-//! frequencies), half the width of the difference over `mu +/- 1.96 sd`.
+//! frequencies), half the width of the difference over `mu +/- 1.96 sd`. Where every game
+//! had the same result, 0.5 a game stands in for the sample's spread of 0
+//! ([`Tally::score_interval`]), so one or two won games do not claim a certain +inf.
 
 /// Wins, draws and losses of one side of a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,8 +50,20 @@ impl Tally {
         self.score().map(elo_of_score)
     }
 
-    /// The 95% confidence interval of the score fraction, `mu +/- 1.96 sd`, where `sd`
-    /// is the standard deviation of the mean score (`None` before any game).
+    /// The 95% confidence interval of the score fraction, `mu +/- 1.96 sd` within
+    /// `[0, 1]`, where `sd` is the standard deviation of the mean score (`None` before any
+    /// game). When every game had the same result (a sweep, or all draws) the sample has
+    /// no spread and its own `sd` (0) would claim certainty after one game: the largest
+    /// spread a score in `[0, 1]` can have, 0.5 a game, stands in for it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::anytime::elo::Tally;
+    /// // Five games, all won: mu = 1, sd = 0.5 / sqrt(5), so the score is at least 0.562.
+    /// let (lo, hi) = Tally { wins: 5, draws: 0, losses: 0 }.score_interval().unwrap();
+    /// assert!((lo - 0.5617).abs() < 1e-4 && hi == 1.0);
+    /// ```
     pub fn score_interval(&self) -> Option<(f64, f64)> {
         let n = self.games() as f64;
         let mu = self.score()?;
@@ -59,8 +73,9 @@ impl Tally {
             self.losses as f64 / n,
         );
         let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2);
-        let sd = var.sqrt() / n.sqrt();
-        Some((mu - Z975 * sd, mu + Z975 * sd))
+        let per_game = if var > 0.0 { var.sqrt() } else { 0.5 };
+        let sd = per_game / n.sqrt();
+        Some(((mu - Z975 * sd).max(0.0), (mu + Z975 * sd).min(1.0)))
     }
 
     /// Half the width of the 95% confidence interval of the Elo difference (cutechess's
@@ -166,7 +181,35 @@ mod tests {
             losses: 0,
         };
         assert_eq!(all.error_margin(), None);
-        assert!(all.elo_line().contains("+inf"));
+        // The lower end is finite (the score is at least 1 - 1.96 x 0.5 / sqrt(5)).
+        let want = elo_of_score(1.0 - Z975 * 0.5 / 5f64.sqrt());
+        assert_eq!(
+            all.elo_line(),
+            format!("Elo difference: +inf (every game won), 95% interval {want:+.1} to +inf")
+        );
+        assert!((want - 43.1).abs() < 0.1, "{want}");
+        // One or two games won tell little: the interval reaches below an even score.
+        for wins in [1, 2] {
+            let t = Tally {
+                wins,
+                draws: 0,
+                losses: 0,
+            };
+            let line = t.elo_line();
+            assert!(line.ends_with(" to +inf"), "{line}");
+            assert!(!line.contains("interval +inf"), "{line}");
+            let lost = Tally {
+                wins: 0,
+                draws: 0,
+                losses: wins,
+            };
+            assert!(
+                lost.elo_line().contains("interval -inf to "),
+                "{}",
+                lost.elo_line()
+            );
+            assert!(!lost.elo_line().ends_with("-inf"), "{}", lost.elo_line());
+        }
         // 9 wins, 1 draw: the score's interval reaches 1, so only the lower end is finite.
         let nearly = Tally {
             wins: 9,
@@ -191,6 +234,11 @@ mod tests {
             losses: 0,
         };
         assert_eq!(t.score(), Some(0.5));
-        assert_eq!(t.error_margin(), Some(0.0));
+        // Four draws alone: no spread in the sample, so the widest one a score can have
+        // (0.5 a game) gives the interval 0.5 +/- 1.96 x 0.25.
+        let m = t.error_margin().expect("inside (0, 1)");
+        let want = (elo_of_score(0.5 + Z975 * 0.25) - elo_of_score(0.5 - Z975 * 0.25)) / 2.0;
+        assert!((m - want).abs() < 1e-9, "{m}");
+        assert!(m > 700.0, "{m}");
     }
 }

@@ -11,7 +11,8 @@ use giuthi::anytime::think::{
     eval_seeds, table_mb_for, think, Answer, Info, MoveValue, ThinkOptions, DEFAULT_EXACT_SHARE,
     EXACT_NODES_PER_SECOND, HEURISTIC_NODES_PER_SECOND,
 };
-use giuthi::solve::alphabeta::moves_to_strings;
+use giuthi::solve::alphabeta::{moves_to_strings, Solver};
+use giuthi::solve::race::{race, Winner};
 use giuthi::{Position, Rules};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -169,7 +170,7 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     let c = &c;
     // The solver gets its own stop flag: its share of the time ends it, not the process.
     let solver = make_solver(pos, c)?.with_stop(Default::default());
-    if let Some(answer) = retro_answer(pos, c, a, all_moves) {
+    if let Some(answer) = retro_answer(pos, c, a, all_moves, &solver) {
         return Ok((answer, false));
     }
     let weights = a.weights.unwrap_or_else(|| pos.rules.default_weights());
@@ -208,12 +209,15 @@ const RETRO_STATES_PER_SECOND: f64 = 250_000.0;
 
 /// The exact answer through the retrograde solver of small graphs (docs/solver.md), when
 /// the position's reachable graph is within `--retro-states` and, with `--movetime`,
-/// small enough to be solved within the exact share of the time.
+/// small enough to be solved within the exact share of the time; raced against `solver`
+/// (docs/solver.md, The race), which answers first where the graph is large but the
+/// search short.
 fn retro_answer<R: Rules>(
     pos: &Position<R>,
     c: &Common,
     a: &AnytimeArgs,
     all_moves: bool,
+    solver: &Solver<R>,
 ) -> Option<Answer<R>> {
     let t0 = std::time::Instant::now();
     let mut capped = c.clone();
@@ -230,10 +234,32 @@ fn retro_answer<R: Rules>(
         user_stop.load(Ordering::Relaxed)
             || deadline.is_some_and(|d| std::time::Instant::now() >= d)
     };
-    let (sol, moves) = super::solve::try_retro(pos, &capped, &stop)?;
+    // The solver's own flag ends its budgeted searches when the user stops.
+    let flag = solver.stop_flag();
+    let watcher = || {
+        if user_stop.load(Ordering::Relaxed) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    };
+    let won = race(pos, capped.retro_states, solver, &stop, &mut |s| {
+        watcher();
+        let sol = s.solve(pos)?;
+        let moves = if all_moves {
+            s.analyze(pos)?
+        } else {
+            Vec::new()
+        };
+        Ok((sol, moves))
+    })?;
+    let (sol, moves) = match won {
+        Winner::Pass(sol, moves) => (sol, moves),
+        Winner::Search((mut sol, moves)) => {
+            sol.nodes = solver.nodes();
+            (sol, moves)
+        }
+    };
     let moves = if all_moves {
         moves
-            .unwrap_or_default()
             .into_iter()
             .map(|(mv, v)| MoveValue {
                 mv,

@@ -12,6 +12,7 @@ use giuthi::solve::alphabeta::{
     DEFAULT_MAX_PLY,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
+use giuthi::solve::race::{race, Winner};
 use giuthi::solve::retro;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
@@ -522,10 +523,26 @@ fn solve_generic<R: OracleFor>(
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
     let user_stop = stop_flag();
-    let (solver, raced) = race_retro(pos, c, solver, &|| user_stop.load(Ordering::Relaxed));
-    if let Some((sol, moves)) = raced {
-        let moves = moves.filter(|_| c.analyze);
-        return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
+    // The retrograde pass raced against the search (docs/solver.md, The race).
+    let raced = race(
+        pos,
+        c.retro_states,
+        &solver,
+        &|| user_stop.load(Ordering::Relaxed),
+        &mut |s| {
+            let (mut sol, moves) = solve_maybe_analyze(s, pos, c)?;
+            // The search's nodes from the first budget on.
+            sol.nodes = s.nodes();
+            Ok((sol, moves))
+        },
+    );
+    match raced {
+        Some(Winner::Pass(sol, moves)) => {
+            let moves = Some(moves).filter(|_| c.analyze);
+            return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
+        }
+        Some(Winner::Search(solved)) => return Ok(Ok((solved, t.elapsed().as_secs_f64()))),
+        None => {}
     }
     // The time includes a retrograde attempt that found the graph too large, and the
     // nodes the budgeted searches of the race (kept in the table) spent.
@@ -537,46 +554,6 @@ fn solve_generic<R: OracleFor>(
             },
         ),
     )
-}
-
-/// The retrograde pass raced against the search (docs/solver.md, The race): the pass
-/// enumerates the graph and, at each of its checkpoints (`retro::RACE_STATES` states,
-/// then 4 times as many), the search runs until it has spent `retro::race_budget` nodes
-/// in all; whichever finishes first answers. The search's work stays in its table, so
-/// the solve that follows a lost race (a graph over `--retro-states`) starts from it.
-/// Returns the solver (its own stop flag back) and the answer, if either side finished.
-fn race_retro<R: Rules>(
-    pos: &Position<R>,
-    c: &Common,
-    solver: Solver<R>,
-    stop: &dyn Fn() -> bool,
-) -> (Solver<R>, Option<Solved<R>>) {
-    if c.retro_states == 0 || !pos.rules.can_enumerate(&pos.state) {
-        return (solver, None);
-    }
-    let mut slot = Some(solver);
-    let mut searched: Option<Solved<R>> = None;
-    let mut race = |states: usize| -> bool {
-        let Some(s) = slot.take() else {
-            return false;
-        };
-        // A flag of its own: the budget's stop is not the user's Ctrl-C (which the pass
-        // answers at once, and the search after the race).
-        let s = s
-            .with_stop(Arc::new(AtomicBool::new(false)))
-            .stop_after_nodes(retro::race_budget(states));
-        if let Ok((mut sol, moves)) = solve_maybe_analyze(&s, pos, c) {
-            // The search's nodes from the first budget on.
-            sol.nodes = s.nodes();
-            searched = Some((sol, moves));
-        }
-        slot = Some(s.with_stop(stop_flag()).stop_after_nodes(u64::MAX));
-        searched.is_some()
-    };
-    let passed = retro::solve_position_racing(pos, c.retro_states, stop, &mut race).ok();
-    let solver = slot.expect("the race hands the solver back");
-    let answer = passed.map(|(sol, moves)| (sol, Some(moves))).or(searched);
-    (solver, answer)
 }
 
 /// A solution and, with `solve --analyze`, every move's margin (V4).

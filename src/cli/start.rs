@@ -139,7 +139,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     if pits < min_pits || pits > MAX_PITS_PER_ROW as u64 {
         return Err(usage(format!(
-            "--pits: {pits} pits a row; {game_name} takes {min_pits} to {MAX_PITS_PER_ROW}"
+            "--pits: {}; {game_name} takes {min_pits} to {MAX_PITS_PER_ROW}",
+            super::common::count(pits, "pit a row", "pits a row")
         )));
     }
     if seeds == 0 {

@@ -345,8 +345,17 @@ pub struct Giuthi {
 #[non_exhaustive]
 pub enum BoardError {
     /// Row length out of `2..=16` (G1).
-    #[error("field board: {0} pits a row; Giuthi takes 2 to 16 for analysis (G1)")]
+    #[error("field board: {0} {word} a row; Giuthi takes 2 to 16 for analysis (G1)", word = pits_word(.0))]
     PitsPerRow(usize),
+}
+
+/// "pit" or "pits" for a count of pits.
+fn pits_word(n: &usize) -> &'static str {
+    if *n == 1 {
+        "pit"
+    } else {
+        "pits"
+    }
 }
 
 impl PartialEq for Giuthi {

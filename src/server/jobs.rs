@@ -19,6 +19,7 @@ use crate::anytime::think::{think, Info, ThinkOptions};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::solve::alphabeta::{Interrupted, Solver, SolverOptions};
+use crate::solve::race::{race, Winner};
 use crate::value::{fmt_score, score_json, Bounds, GameResult, Score};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -559,15 +560,21 @@ fn run<R: ServedGame>(
         a["pv"] = json!(strs(&sol.pv));
         a["repetition"] = json!(repetition_note(game, bounds, d));
     };
-    // A small endgame is solved through its whole reachable graph first, as `giuthi
-    // solve` does (docs/solver.md, Retrograde solve of small graphs).
-    if limits.retro_states > 0 {
-        // The job's stop (Stop, the time limit, the reaper) ends the pass too, also where
-        // every state is costly to expand (a Kiothi sowing of many laps).
-        let stopped = || job.stop.load(Ordering::Relaxed);
-        if let Ok((sol, values)) =
-            crate::solve::retro::solve_position_until(pos, limits.retro_states, &stopped)
-        {
+    // A small endgame is solved through its whole reachable graph first, raced against the
+    // search, as `giuthi solve` does (docs/solver.md, Retrograde solve of small graphs;
+    // The race). The job's stop (Stop, the time limit, the reaper) ends the pass too, also
+    // where every state is costly to expand (a Kiothi sowing of many laps), and the search.
+    let job_stopped = || job.stop.load(Ordering::Relaxed);
+    let won = watch(&job.stop, &solver.stop_flag(), || {
+        race(pos, limits.retro_states, solver, &job_stopped, &mut |s| {
+            // The page shows lo and hi exactly: the search finds both.
+            let sol = s.solve_with_bounds(pos)?;
+            let values = s.analyze(pos)?;
+            Ok((sol, values))
+        })
+    });
+    match won {
+        Some(Winner::Pass(sol, values)) => {
             let bounds = sol.bounds().expect("exact bounds");
             return finish(job, JobState::Done, |a| {
                 // The pass's work: the states of its graph (the search did nothing).
@@ -577,6 +584,15 @@ fn run<R: ServedGame>(
                 a["moves"] = move_values(&values, sol.margin);
             });
         }
+        Some(Winner::Search((sol, values))) => {
+            let bounds = sol.bounds().expect("exact bounds");
+            // The search's nodes (`finish` reads them).
+            return finish(job, JobState::Done, |a| {
+                solution(a, bounds, &sol);
+                a["moves"] = move_values(&values, sol.margin);
+            });
+        }
+        None => {}
     }
     let opts = ThinkOptions {
         movetime: None,

@@ -298,6 +298,11 @@ pub struct Solver<R: Rules> {
     limit_hit: AtomicBool,
     /// A node count at which the stop flag is raised ([`Solver::stop_after_nodes`]).
     stop_at_nodes: AtomicU64,
+    /// A node count at which the searches of [`Solver::within_budget`] give up
+    /// (`u64::MAX`: none).
+    budget_at: AtomicU64,
+    /// The search under way gave up at `budget_at`.
+    budget_hit: AtomicBool,
     /// The path cap of the test under way.
     cap_now: AtomicUsize,
     /// A test needed a path deeper than [`SolverOptions::max_ply`].
@@ -341,6 +346,8 @@ impl<R: Rules> Solver<R> {
             node_limit: AtomicU64::new(u64::MAX),
             limit_hit: AtomicBool::new(false),
             stop_at_nodes: AtomicU64::new(u64::MAX),
+            budget_at: AtomicU64::new(u64::MAX),
+            budget_hit: AtomicBool::new(false),
             cap_now: AtomicUsize::new(0),
             too_deep: AtomicBool::new(false),
             deepened: AtomicU64::new(0),
@@ -377,6 +384,51 @@ impl<R: Rules> Solver<R> {
     pub fn stop_after_nodes(self, n: u64) -> Solver<R> {
         self.stop_at_nodes.store(n, Ordering::Relaxed);
         self
+    }
+
+    /// Runs `f` (searches of this solver: [`Solver::solve`], [`Solver::analyze`], ...) with
+    /// every search given up once the solver has searched `budget` more nodes (checked
+    /// every 4,096 nodes of a thread). The stop flag is not touched, so a budget is not a
+    /// Ctrl-C and a Ctrl-C still stops `f`.
+    ///
+    /// Returns `Ok(Some(t))` when `f` answered within the budget, `Ok(None)` when the
+    /// budget ran out first (the table keeps only what finished subtrees proved, so the
+    /// work is not lost for the next search).
+    ///
+    /// # Errors
+    ///
+    /// `f`'s [`Interrupted`] when it was stopped otherwise (the stop flag, a path deeper
+    /// than [`SolverOptions::max_ply`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::alphabeta::{Solver, SolverOptions};
+    /// use giuthi::Position;
+    /// let pos: Position<giuthi::rules::kalah::Kalah> = "kalah 3,3,3,3/3,3,3,3 S 0,0".parse()?;
+    /// let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
+    /// // Ten nodes do not solve the start; the table keeps what they proved.
+    /// assert!(solver.within_budget(10, |s| s.solve(&pos))?.is_none());
+    /// let sol = solver.within_budget(u64::MAX, |s| s.solve(&pos))?.expect("solved");
+    /// assert_eq!(sol.margin, solver.solve(&pos)?.margin);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn within_budget<T>(
+        &self,
+        budget: u64,
+        f: impl FnOnce(&Self) -> Result<T, Interrupted>,
+    ) -> Result<Option<T>, Interrupted> {
+        self.budget_hit.store(false, Ordering::Relaxed);
+        self.budget_at
+            .store(self.nodes().saturating_add(budget), Ordering::Relaxed);
+        let r = f(self);
+        self.budget_at.store(u64::MAX, Ordering::Relaxed);
+        let hit = self.budget_hit.swap(false, Ordering::Relaxed);
+        match r {
+            Ok(t) => Ok(Some(t)),
+            Err(e) if hit && !e.too_deep && !self.stop.load(Ordering::Relaxed) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Counts one answered driver test for [`Solver::stop_after_tests`].
@@ -484,6 +536,11 @@ impl<R: Rules> Solver<R> {
         cap: usize,
         optimistic: bool,
     ) -> Option<(bool, Score, bool)> {
+        // A spent budget of `within_budget` holds for every test after the one that spent
+        // it (a test shorter than a flush would otherwise run to its end).
+        if self.budget_hit.load(Ordering::Relaxed) {
+            return None;
+        }
         let threads = self.opts.threads.max(1);
         let done = AtomicBool::new(false);
         let answer: Mutex<Option<(bool, Score, bool)>> = Mutex::new(None);
@@ -887,7 +944,14 @@ impl<R: Rules> Solver<R> {
         let hit = self.limit_hit.swap(false, Ordering::Relaxed);
         match r {
             Some(t) => Some(Some(t)),
-            None if hit && !self.stop.load(Ordering::Relaxed) && !self.too_deep() => Some(None),
+            // A search over the budget of `within_budget` is stopped, not over this one.
+            None if hit
+                && !self.stop.load(Ordering::Relaxed)
+                && !self.too_deep()
+                && !self.budget_hit.load(Ordering::Relaxed) =>
+            {
+                Some(None)
+            }
             None => None,
         }
     }
@@ -1315,6 +1379,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         if total >= self.solver.node_limit.load(Ordering::Relaxed) {
             self.solver.limit_hit.store(true, Ordering::Relaxed);
+            self.done.store(true, Ordering::Relaxed);
+        }
+        if total >= self.solver.budget_at.load(Ordering::Relaxed) {
+            self.solver.budget_hit.store(true, Ordering::Relaxed);
             self.done.store(true, Ordering::Relaxed);
         }
     }

@@ -1,15 +1,17 @@
 //! Solving positions exactly (RULES.md V1-V4).
 //!
 //! [`alphabeta`] is the solver; [`order`] orders the moves of the search; [`retro`] solves
-//! small reachable graphs outright (the endgames); [`naive`] is the reference method used
-//! by the tests;
-//! [`tt`] is the transposition table; [`busy`] marks the nodes the threads are searching; [`checkpoint`] saves and resumes a long solve.
+//! small reachable graphs outright (the endgames); [`race`] runs the two side by side
+//! and takes the first answer; [`naive`] is the reference method used by the tests;
+//! [`tt`] is the transposition table; [`busy`] marks the nodes the threads are searching;
+//! [`checkpoint`] saves and resumes a long solve.
 
 pub mod alphabeta;
 pub mod busy;
 pub mod checkpoint;
 pub mod naive;
 pub mod order;
+pub mod race;
 pub mod retro;
 pub mod tt;
 

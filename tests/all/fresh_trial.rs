@@ -390,3 +390,18 @@ fn a_foreign_checkpoint_is_refused_before_the_retrograde_pass() {
     assert!(err.contains("not a giuthi checkpoint"), "{err}");
     assert_eq!(std::fs::read(&ck).unwrap(), b"not a checkpoint\n");
 }
+
+/// Session 9's trial: "1 pits a row" in the messages that refuse a row of one pit (N1,
+/// G1); two or more keep the plural.
+#[test]
+fn n1_one_pit_a_row_is_singular() {
+    for (args, want) in [
+        (vec!["solve", "giuthi 1/1 S"], "1 pit a row;"),
+        (vec!["start", "--pits", "1"], "1 pit a row;"),
+        (vec!["start", "--pits", "17"], "17 pits a row;"),
+    ] {
+        let (code, _, err) = giuthi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

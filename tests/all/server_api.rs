@@ -364,6 +364,44 @@ fn v2_job_values_have_the_shapes_of_solve_json() {
     }
 }
 
+/// V2-V4, the race (docs/solver.md): a job on a graph of over a million states that the
+/// search settles in a few thousand nodes is answered by the search, not the pass (no
+/// `retro_states`, its nodes), with the values `solve --bounds --analyze` gives.
+#[test]
+fn v4_a_job_races_the_pass_against_the_search() {
+    let app = router(JobLimits::default());
+    let text = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6";
+    let (_, v) = post(
+        &app,
+        "/api/solve",
+        json!({ "position": text, "client": "s" }),
+    );
+    let v = wait_done(&app, v["job"].as_str().unwrap());
+    assert_eq!(v["state"], "done", "{v}");
+    let a = &v["answer"];
+    assert!(a["retro_states"].is_null(), "the search answered: {v}");
+    assert!(v["nodes"].as_u64().unwrap() < 100_000, "{v}");
+    let cli = solve_json(&[text, "--bounds", "--analyze"]);
+    for key in ["lo", "hi", "lo_range", "hi_range", "margin", "pv"] {
+        assert_eq!(a[key], cli[key], "{key}: job {v}, solve {cli}");
+    }
+    assert_eq!(a["best"], cli["best_moves"], "{v}");
+    let margins = |moves: &Value| -> Vec<(String, i64)> {
+        moves
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().into(),
+                    m["margin"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(margins(&a["moves"]), margins(&cli["moves"]), "{v} {cli}");
+}
+
 fn wait_done(app: &axum::Router, job: &str) -> Value {
     let start = Instant::now();
     loop {
