@@ -114,9 +114,10 @@ pub struct SolverOptions {
     /// With more than one thread: nodes fewer than this many plies below a null-window
     /// test's root search the children another thread is searching last (simplified
     /// ABDADA, src/solve/busy.rs; order only, values never change). `None` (the default):
-    /// the move order's choice, 4 plies with captures first (Giuthi, Kiothi), 0 (never)
-    /// with Irving's extra-moves order (Kalah), as measured in docs/performance.md
-    /// (Session 8: threads). Ignored with one thread.
+    /// the move order's choice, 4 plies with captures first (Giuthi, Kiothi), every
+    /// depth with Irving's extra-moves order (Kalah), where a node expected to fail
+    /// defers even its first child; as measured in docs/performance.md (Session 8:
+    /// threads; Session 10: threads). Ignored with one thread.
     pub defer_depth: Option<usize>,
 }
 
@@ -144,10 +145,12 @@ pub const DEFAULT_MAX_PLY: usize = 1 << 21;
 /// in docs/performance.md (Session 8: threads).
 const PERTURB_DEPTH: usize = 8;
 
-/// The default of [`SolverOptions::defer_depth`] for a resolved move order scheme.
+/// The default of [`SolverOptions::defer_depth`] for a resolved move order scheme: every
+/// depth for Irving's extra-moves order (Kalah), 4 plies otherwise (docs/performance.md,
+/// Session 10: threads).
 fn default_defer_depth(scheme: MoveOrder) -> usize {
     match scheme {
-        MoveOrder::ExtraMoves => 0,
+        MoveOrder::ExtraMoves => usize::MAX,
         _ => 4,
     }
 }
@@ -1197,6 +1200,13 @@ struct Worker<'a, R: Rules> {
     defer_depth: usize,
     /// Plies below the test's root within which a helper thread perturbs the order.
     perturb_depth: usize,
+    /// Threads: a node expected to fail (every child searched) may defer its first child
+    /// too ([`Worker::expects_fail`]; Irving's order, where the first child is the
+    /// whole work of a node that succeeds).
+    defer_first: bool,
+    /// Per depth below the test's root: whether the node there is expected to fail
+    /// (Knuth and Moore's node types; kept only with `defer_first`).
+    expect_fail: Vec<bool>,
     done: &'a AtomicBool,
 }
 
@@ -1240,16 +1250,22 @@ impl<'a, R: Rules> Worker<'a, R> {
             },
             deferrals: 0,
             perturb_depth: 0,
+            defer_first: false,
+            expect_fail: Vec::new(),
             done,
         };
-        // Without deferral (Kalah's order) the helpers diverge only by their perturbed
-        // order, at every depth: within PERTURB_DEPTH plies only, two threads searched
-        // 153 M nodes of Kalah(6,4) on a quiet machine against 124.5 M (docs/performance.md).
-        w.perturb_depth = if w.defer_depth > 0 {
-            PERTURB_DEPTH
-        } else {
-            usize::MAX
+        // Without deferral the helpers diverge only by their perturbed order, at every
+        // depth: within PERTURB_DEPTH plies only, two threads searched 153 M nodes of
+        // Kalah(6,4) on a quiet machine against 124.5 M (docs/performance.md, Session 8).
+        // Irving's order (Kalah) with deferral: no perturbation, and nodes expected to
+        // fail defer their first child too (Session 10: 95.7 M nodes against 134 M).
+        let extra_first = w.scheme == MoveOrder::ExtraMoves;
+        w.perturb_depth = match (w.defer_depth, extra_first) {
+            (0, _) => usize::MAX,
+            (_, true) => 0,
+            (_, false) => PERTURB_DEPTH,
         };
+        w.defer_first = w.defer_depth > 0 && extra_first;
         for s in history {
             w.push_path(rules.key(s), rules.seeds_on_board(s), s);
         }
@@ -1313,7 +1329,9 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// Whether the child at `j` of a node's move order is skipped in `pass` of the
     /// children loop (simplified ABDADA, busy.rs): in pass 0 a child other than the first
     /// that another thread is searching is deferred (its sort key `mark` set to
-    /// [`DEFERRED`]); pass 1 searches only the deferred ones. Only the order changes.
+    /// [`DEFERRED`]); pass 1 searches only the deferred ones. Only the order changes. (At
+    /// a node expected to fail the caller counts from 1, so its first child may be
+    /// deferred too: [`Worker::expects_fail`].)
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn skip_now(
@@ -1339,6 +1357,32 @@ impl<'a, R: Rules> Worker<'a, R> {
             return true;
         }
         false
+    }
+
+    /// Whether the node `depth` plies below the test's root is expected to fail (every
+    /// child searched: an ALL node of Knuth and Moore) as its parent set it with
+    /// [`Worker::expect_child`]; the test's root is expected to fail (the most expensive
+    /// test of a driver's sequence is most often the failing one that ends it:
+    /// docs/performance.md, Session 10). A guess that steers the deferral only.
+    #[inline]
+    fn expects_fail(&mut self, depth: usize) -> bool {
+        if self.expect_fail.len() <= depth + 1 {
+            self.expect_fail.resize(depth + 2, true);
+        }
+        depth == 0 || self.expect_fail[depth]
+    }
+
+    /// Sets the expected type of the child searched `j`-th at a node `depth` plies below
+    /// the test's root: the first child of a node expected to succeed is expected to
+    /// prove it, every other child to fail for the parent's mover (`invert`: the turn
+    /// passes, so the child's own test answers the other way).
+    #[inline]
+    fn expect_child(&mut self, depth: usize, parent_fails: bool, j: usize, invert: bool) {
+        self.expect_fail[depth + 1] = if !parent_fails && j == 0 {
+            invert
+        } else {
+            !invert
+        };
     }
 
     /// [`Worker::test`] of a child, marked in the busy table while it runs.
@@ -1669,6 +1713,9 @@ impl<'a, R: Rules> Worker<'a, R> {
         // second searches them (`Worker::skip_now`; order only: the same children decide).
         let defer = depth < self.defer_depth;
         let mut any_deferred = false;
+        // A node expected to fail may defer its first child too (`Worker::expects_fail`).
+        let expect_fail = defer && self.defer_first && self.expects_fail(depth);
+        let first = usize::from(!expect_fail);
         'passes: for pass in 0..2 {
             if pass == 1 && !any_deferred {
                 break;
@@ -1685,11 +1732,14 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
                 let (ckey, i) = (order[j].1, order[j].2);
                 let c = kids[i as usize];
-                if defer && self.skip_now(pass, j, &mut order[j].0, ckey, &c, bad) {
+                if defer && self.skip_now(pass, j + 1 - first, &mut order[j].0, ckey, &c, bad) {
                     any_deferred = true;
                     continue;
                 }
                 let (xc, invert) = child_threshold(x, &c);
+                if defer && self.defer_first {
+                    self.expect_child(depth, expect_fail, j, invert);
+                }
                 let r = if defer {
                     self.test_marked(&c, ckey, xc, ply + 1, bad)
                 } else {
