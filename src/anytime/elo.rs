@@ -30,7 +30,8 @@ const Z975: f64 = 1.959_963_984_540_054;
 /// assert!((elo_of_score(0.75) - 190.848).abs() < 0.001);
 /// ```
 pub fn elo_of_score(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
+    // `+ 0.0` turns the -0.0 of an even score into 0.0 (printed `+0.0`, not `-0.0`).
+    -400.0 * (1.0 / p - 1.0).log10() + 0.0
 }
 
 impl Tally {
@@ -146,6 +147,13 @@ mod tests {
             losses: 10,
         };
         assert_eq!(t.elo(), Some(0.0));
+        // Not -0.0 (the session-10 trial's `Elo difference: -0.0`).
+        assert!(t.elo().unwrap().is_sign_positive());
+        assert!(
+            t.elo_line().starts_with("Elo difference: +0.0 +/- "),
+            "{}",
+            t.elo_line()
+        );
         let m = t.error_margin().expect("margin");
         // sd = 0.5 / sqrt(20); mu +/- 1.96 sd = 0.5 +/- 0.219.
         let want = (elo_of_score(0.5 + Z975 * 0.5 / 20f64.sqrt())

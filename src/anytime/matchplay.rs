@@ -20,7 +20,7 @@ use crate::types::{BySide, Side};
 use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// A small seeded generator (SplitMix64): openings and tie-breaks are reproducible.
@@ -310,6 +310,9 @@ pub enum End {
     Repetition,
     /// The ply limit was reached: adjudicated a draw.
     PlyLimit,
+    /// The stop flag was raised (Ctrl-C): the game ended unfinished, at once; not a
+    /// result (`south_margin` 0), so a match discards it.
+    Stopped,
 }
 
 /// One finished game.
@@ -487,6 +490,16 @@ pub fn play_game<R: Evaluate>(
     let mut moves = Vec::new();
     seen.insert(pos.state);
     for ply in 0..max_plies {
+        // Ctrl-C ends the game at once: the players would answer at once too, but each
+        // move still costs its set-up (seconds over a long game, the session-10 trial).
+        if stop.load(Ordering::Relaxed) {
+            return Game {
+                south_margin: 0,
+                end: End::Stopped,
+                plies: ply,
+                moves,
+            };
+        }
         if pos.is_over() {
             let s = pos.final_scores();
             return Game {
@@ -568,7 +581,7 @@ impl MatchResult {
         match g.end {
             End::PlyLimit => self.ply_limit += 1,
             End::Repetition => self.repetitions += 1,
-            End::Over => {}
+            End::Over | End::Stopped => {}
         }
     }
 }
@@ -628,6 +641,18 @@ mod tests {
             &stop,
         );
         assert!(g.end != End::PlyLimit);
+        // A raised stop flag ends the game before its first move.
+        stop.store(true, Ordering::Relaxed);
+        let g = play_game(
+            &start,
+            BySide::new(&Player::Greedy, &Player::Random),
+            Duration::from_millis(10),
+            500,
+            3,
+            &stop,
+        );
+        assert_eq!((g.end, g.plies), (End::Stopped, 0));
+        stop.store(false, Ordering::Relaxed);
         let mut r = MatchResult::default();
         r.add(Side::South, &g);
         r.add(Side::North, &g);

@@ -159,6 +159,7 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
                 End::Over => "game over",
                 End::Repetition => "repetition",
                 End::PlyLimit => "ply limit",
+                End::Stopped => "stopped",
             };
             let a_margin = if a_side == Side::South {
                 g.south_margin

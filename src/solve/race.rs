@@ -28,11 +28,14 @@ pub enum Winner<R: Rules, T> {
 /// Races the retrograde pass over `pos`'s reachable graph (at most `max_states` states)
 /// against `search` run on `solver` with growing node budgets ([`Solver::within_budget`]).
 ///
-/// `stop` ends the pass (Ctrl-C, a deadline); the solver's own stop flag ends the search.
-/// Returns `None` when neither answered: `max_states` is 0, the position cannot be
-/// enumerated (an opening redistribution is due, K3), the graph has more than
-/// `max_states` states (or the early exit gave it up), or either side was stopped. The
-/// caller then searches on, from the table the race filled.
+/// `stop` ends the pass (Ctrl-C, a deadline); the solver's own stop flag ends the search
+/// and the pass with it. A search that needs a path deeper than
+/// [`SolverOptions::max_ply`](super::alphabeta::SolverOptions::max_ply) leaves the race
+/// and the pass goes on alone (it needs no deep path). Returns `None` when neither
+/// answered: `max_states` is 0, the position cannot be enumerated (an opening
+/// redistribution is due, K3), the graph has more than `max_states` states (or the early
+/// exit gave it up), or the search was stopped. The caller then searches on, from the
+/// table the race filled.
 ///
 /// # Examples
 ///
@@ -63,16 +66,22 @@ pub fn race<R: Rules, T>(
     let n0 = solver.nodes();
     let mut searched: Option<T> = None;
     let mut stopped = false;
+    let mut too_deep = false;
     let mut checkpoint = |states: usize| -> bool {
         if stopped {
             return true;
+        }
+        if too_deep {
+            return false;
         }
         let spent = solver.nodes() - n0;
         let budget = retro::race_budget(states).saturating_sub(spent);
         match solver.within_budget(budget, |s| search(s)) {
             Ok(Some(t)) => searched = Some(t),
             Ok(None) => {}
-            // Stopped (the solver's flag, a path too deep): the pass gives up too.
+            // A path deeper than the search allows: the pass alone goes on.
+            Err(e) if e.too_deep => too_deep = true,
+            // Stopped (the solver's flag): the pass gives up too.
             Err(_) => stopped = true,
         }
         searched.is_some() || stopped

@@ -158,3 +158,33 @@ fn v4_analyze_and_bestmove_race_the_pass() {
         }
     }
 }
+
+/// V3, the session-10 trial: with a `--max-ply` too small for the search, the race leaves
+/// the graph to the pass (which needs no deep path): `solve`, `analyze` and `bestmove`
+/// answer exactly, with the pass's margin, instead of stopping on the search's cap.
+#[test]
+fn v3_a_search_too_deep_leaves_the_race_to_the_pass() {
+    // The README's slow endgame: a graph of 411,572 states.
+    for text in ["giuthi 0,0,0,1,0,0,1,0/1,0,0,2,1,0,1,1 S 1,4"] {
+        let pos: Position<Giuthi> = text.parse().unwrap();
+        let (pass, _) = solve_position(&pos, 1 << 20).unwrap();
+        for cmd in ["solve", "analyze", "bestmove"] {
+            let args = [cmd, text, "--max-ply", "3", "--threads", "1", "--json"];
+            let (code, out, err) = giuthi(&args);
+            assert_eq!(code, 0, "{args:?}: {out}{err}");
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            match cmd {
+                "analyze" => {
+                    let best = v["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| m["margin"].as_i64().unwrap())
+                        .max();
+                    assert_eq!(best, Some(i64::from(pass.margin)), "{text}: {out}");
+                }
+                _ => assert_eq!(v["margin"], pass.margin, "{args:?}: {out}"),
+            }
+        }
+    }
+}
