@@ -963,6 +963,13 @@ impl<R: Rules> Solver<R> {
     /// in the order of `children`; with `first_only`, stops at the first one found (the
     /// others come back `false` unless proven).
     ///
+    /// In a game that cannot repeat ([`Rules::can_repeat`]), when every move is needed
+    /// (not `first_only`), each move gets its one test at `margin`, unbudgeted: a value
+    /// does not depend on the path there, so any proof that the move fails below `margin`
+    /// also proves that it fails at `margin` (the smallest proof at `margin` is never the
+    /// larger one), and the rounds would only repeat work (Kalah(5,5): the best moves took 105 M nodes in rounds, 67 M by
+    /// single tests; docs/performance.md, Session 10).
+    ///
     /// Several proofs settle a move, and their costs differ by orders of magnitude: the
     /// test "reaches `margin`?" ([`Solver::move_reaches`]), or, for a move that falls
     /// short, the move's exact value found from below (as [`Solver::analyze`] does: a
@@ -979,6 +986,12 @@ impl<R: Rules> Solver<R> {
         margin: i32,
         first_only: bool,
     ) -> Option<Vec<bool>> {
+        if !first_only && !self.rules.can_repeat() {
+            return children
+                .iter()
+                .map(|c| self.move_reaches(history, c, d, margin))
+                .collect();
+        }
         let mut known: Vec<Option<bool>> = vec![None; children.len()];
         let mut budget: u64 = BUDGET_START;
         loop {
