@@ -631,28 +631,21 @@ mod tests {
     #[test]
     fn g9_baseline_games_finish_and_are_booked() {
         let start: Position<Giuthi> = "giuthi 2,2,2,2/2,2,2,2 S 0,0".parse().expect("start");
-        let stop = AtomicBool::new(false);
-        let g = play_game(
-            &start,
-            BySide::new(&Player::Greedy, &Player::Random),
-            Duration::from_millis(10),
-            500,
-            3,
-            &stop,
-        );
-        assert!(g.end != End::PlyLimit);
+        let play = |stop: &AtomicBool| {
+            play_game(
+                &start,
+                BySide::new(&Player::Greedy, &Player::Random),
+                Duration::from_millis(10),
+                500,
+                3,
+                stop,
+            )
+        };
         // A raised stop flag ends the game before its first move.
-        stop.store(true, Ordering::Relaxed);
-        let g = play_game(
-            &start,
-            BySide::new(&Player::Greedy, &Player::Random),
-            Duration::from_millis(10),
-            500,
-            3,
-            &stop,
-        );
-        assert_eq!((g.end, g.plies), (End::Stopped, 0));
-        stop.store(false, Ordering::Relaxed);
+        let stopped = play(&AtomicBool::new(true));
+        assert_eq!((stopped.end, stopped.plies), (End::Stopped, 0));
+        let g = play(&AtomicBool::new(false));
+        assert!(g.end != End::PlyLimit);
         let mut r = MatchResult::default();
         r.add(Side::South, &g);
         r.add(Side::North, &g);
