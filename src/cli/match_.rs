@@ -6,6 +6,7 @@
 use super::common::{read_position, usage};
 use super::solve::stop_flag;
 use anyhow::Context;
+use giuthi::anytime::elo::elo_of_score;
 use giuthi::anytime::eval::Evaluate;
 use giuthi::anytime::matchplay::{openings, parse_seconds, play_game, End, MatchResult, Player};
 use giuthi::{with_position, BySide, Position, Side};
@@ -207,6 +208,9 @@ fn play<R: Evaluate>(start: &Position<R>, args: &Args) -> anyhow::Result<i32> {
                 "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
                 "score": t.score(), "elo": elo_json(t.elo()),
                 "elo_error": elo_json(t.error_margin()),
+                "elo_interval": t.score_interval().map(|(lo, hi)| {
+                    [elo_json(Some(elo_of_score(lo))), elo_json(Some(elo_of_score(hi)))]
+                }),
                 "as_south": [result.as_south.wins, result.as_south.draws, result.as_south.losses],
                 "as_north": [result.as_north.wins, result.as_north.draws, result.as_north.losses],
                 "repetitions": result.repetitions, "ply_limit": result.ply_limit,

@@ -76,7 +76,8 @@ pub struct GenArgs {
     #[arg(long)]
     quiet: bool,
     /// Print one JSON object at the end: {"dir", "layers": [{"seeds", "positions",
-    /// "kept", "scanned", "edges", "sweeps", "seconds", "cpu_seconds", "bytes"}],
+    /// "kept", "scanned", "edges", "sweeps", "seconds", "cpu_seconds", "bytes",
+    /// "resumed_after_sweep" (null unless resumed from a .partial file)}],
     /// "positions", "bytes", "seconds", "stopped"} (docs/cli.md); no progress bar.
     #[arg(long)]
     json: bool,
@@ -207,6 +208,12 @@ fn print_layer(r: &LayerReport) {
             r.bytes,
             r.scratch_bytes
         );
+        if let Some(k) = r.resumed_after_sweep {
+            println!(
+                "           resumed from the layer's .partial file saved after sweep {k} \
+                 (the sweeps above count from the start; the times are this run's)"
+            );
+        }
     }
 }
 
@@ -296,12 +303,16 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         }
         "kalah" => {
             if !a.variant.is_empty() {
-                return Err(usage("kalah has no variants"));
+                return Err(usage("--variant: kalah has no variants"));
             }
             let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
             generate_on(&k, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
         }
-        other => return Err(usage(format!("unknown game {other:?}: giuthi or kalah"))),
+        other => {
+            return Err(usage(format!(
+                "--game: unknown game {other:?} (tables exist for giuthi and kalah)"
+            )))
+        }
     };
     if let Err(e) = &reports {
         if !matches!(e, TbError::Interrupted { .. }) && cluster.size() > 1 {
@@ -365,6 +376,7 @@ fn layer_json(r: &LayerReport) -> serde_json::Value {
         "bytes": r.bytes,
         "changed": r.changed,
         "max_changed_in_sweep": r.max_changed_in_sweep,
+        "resumed_after_sweep": r.resumed_after_sweep,
     })
 }
 

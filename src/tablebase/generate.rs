@@ -120,6 +120,9 @@ pub struct LayerReport {
     pub max_changed_in_sweep: u64,
     /// Whether the layer was already on disk (checked and kept).
     pub skipped: bool,
+    /// The sweeps an earlier, interrupted run had saved in the layer's `.partial` file,
+    /// when this run resumed from it (`None`: the layer started afresh).
+    pub resumed_after_sweep: Option<u32>,
 }
 
 /// Upper bound of the memory a layer allocates while it is generated with `threads`
@@ -316,6 +319,7 @@ pub fn generate_on<R: TbGame>(
                 changed: 0,
                 max_changed_in_sweep: 0,
                 skipped: true,
+                resumed_after_sweep: None,
             };
             lower.push(lf);
             r
@@ -371,6 +375,7 @@ pub fn generate_on<R: TbGame>(
                 cluster,
                 checkpoint_secs: opts.checkpoint_secs,
             };
+            let resumed_after_sweep = resume.as_ref().map(|lf| lf.header.sweeps);
             let outcome = solve_layer(&ctx, &mut checkpoint)?;
             let millis = t0.elapsed().as_millis() as u64;
             let (entries, stats) = match outcome {
@@ -440,6 +445,7 @@ pub fn generate_on<R: TbGame>(
                 changed: stats.changed,
                 max_changed_in_sweep: stats.max_changed_in_sweep,
                 skipped: false,
+                resumed_after_sweep,
             }
         };
         on_layer(&report);

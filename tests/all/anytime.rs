@@ -281,6 +281,21 @@ fn match_prints_wins_draws_losses_and_elo() {
         v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
     assert_eq!(w, 4);
     assert_eq!(v["a"], "engine:depth=2,exact=0");
+    // The 95% interval is in the JSON as in the text line: two ends around `elo`, each a
+    // number or an infinity as a string (never null once a game is played).
+    let iv = v["elo_interval"].as_array().expect("elo_interval");
+    assert_eq!(iv.len(), 2, "{v}");
+    let end = |x: &serde_json::Value| match x {
+        serde_json::Value::String(s) if s == "+inf" => f64::INFINITY,
+        serde_json::Value::String(s) if s == "-inf" => f64::NEG_INFINITY,
+        x => x.as_f64().unwrap_or_else(|| panic!("{v}")),
+    };
+    let (lo, hi) = (end(&iv[0]), end(&iv[1]));
+    let elo = end(&v["elo"]);
+    assert!(lo <= elo && elo <= hi && lo < hi, "{v}");
+    if let Some(m) = v["elo_error"].as_f64() {
+        assert!(((hi - lo) / 2.0 - m).abs() < 1e-6, "{v}");
+    }
 }
 
 /// `match --games FILE`: one line a game, and every line replays by the rules (G9, G10) to

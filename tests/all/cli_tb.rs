@@ -520,9 +520,35 @@ fn tb_gen_stopped_saves_the_layer_and_the_same_command_resumes() {
     );
     assert!(err.contains("the same command resumes it"), "{err}");
     assert!(partial.exists());
+    // A second interrupted run resumes from the file and says so (text).
+    let copy = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(dir.path()).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.path().join(e.file_name())).unwrap();
+    }
     let o = gen(dir.path(), &[]);
     assert!(o.status.success(), "{o:?}");
     assert!(!partial.exists());
+    let out = stdout(&o);
+    let resumed: Vec<&str> = out.lines().filter(|l| l.contains("resumed")).collect();
+    assert_eq!(resumed.len(), 1, "{out}");
+    assert!(
+        resumed[0].contains(".partial file saved after sweep 1"),
+        "{out}"
+    );
+    // ... and in JSON: only layer 2 resumed, after sweep 1.
+    let o = gen(copy.path(), &["--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let layers = v["layers"].as_array().expect("layers");
+    for l in layers {
+        let want = if l["seeds"] == 2 {
+            serde_json::json!(1)
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(l["resumed_after_sweep"], want, "{l}");
+    }
     for s in 0..=6 {
         let name = format!("giuthi-n4-s{s:03}.tb");
         let a = std::fs::read(straight.path().join(&name)).unwrap();
@@ -649,4 +675,22 @@ fn rerun_removes_the_partial_of_a_finished_layer() {
         before,
         "the layer is kept as it was"
     );
+}
+
+/// `tb gen` names the option of a game it has no tables for, and of a variant on a game
+/// without variants (the fresh-user trial of session 10), before any file is made.
+#[test]
+fn tb_gen_unknown_game_and_kalah_variant_name_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let base = ["tb", "gen", "--pits", "4", "--max-seeds", "4", "--out", out];
+    let err = usage_error(&[&base[..], &["--game", "chess"]].concat());
+    assert!(
+        err.contains("--game") && err.contains("\"chess\"") && err.contains("kalah"),
+        "{err}"
+    );
+    let err = usage_error(&[&base[..], &["--game", "kalah", "--variant", "x=1"]].concat());
+    assert!(err.contains("--variant") && err.contains("kalah"), "{err}");
+    assert!(!dir.path().join("out").exists());
 }
