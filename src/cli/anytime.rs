@@ -156,6 +156,9 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     let mut c = c.clone();
     let mut heuristic_mb = HEURISTIC_HASH_MB;
     if let Some(t) = a.movetime {
+        // A search with a deadline touches a small part of a large table: 4 KB pages,
+        // each cleared as it is first touched, not 2 MB ones.
+        c.huge_pages = false;
         if !c.hash_given {
             let share = t.as_secs_f64() * a.exact_share;
             c.hash_mb = table_mb_for(share, EXACT_NODES_PER_SECOND, 16, c.hash_mb);

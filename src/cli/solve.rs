@@ -99,8 +99,8 @@ pub struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Transposition table size in megabytes, 1 to 16384 (default 64; with --movetime
-    /// sized to the time). A size given is set up in full whatever the time: a large one
-    /// makes a short --movetime late (the kernel zeroes its pages).
+    /// sized to the time). With --movetime the table is on 4 KB pages, so a large one
+    /// costs only the pages the search touches (docs/anytime.md).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
@@ -146,6 +146,7 @@ impl SearchArgs {
             bounds: false,
             tb_where_present: false,
             tb_cache: TbCache::default(),
+            huge_pages: true,
         }
     }
 }
@@ -179,6 +180,9 @@ pub(super) struct Common {
     pub analyze: bool,
     /// `solve --bounds` (or a `--check` line that records lo and hi): lo and hi exact.
     pub bounds: bool,
+    /// The transposition table on huge pages: false with `--movetime`
+    /// ([`giuthi::solve::tt::Table::try_new_paged`]).
+    pub huge_pages: bool,
 }
 
 /// Opened `--tb` oracles by [`OracleFor::tables_key`]: `Some(Arc<dyn EndgameOracle<R>>)`
@@ -287,6 +291,7 @@ pub(super) fn make_solver<R: OracleFor>(
             hash_mb: c.hash_mb,
             max_ply: c.max_ply,
             first_cap: c.first_cap,
+            huge_pages: c.huge_pages,
             ..SolverOptions::default()
         },
     )

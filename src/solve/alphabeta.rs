@@ -119,6 +119,10 @@ pub struct SolverOptions {
     /// defers even its first child; as measured in docs/performance.md (Session 8:
     /// threads; Session 10: threads). Ignored with one thread.
     pub defer_depth: Option<usize>,
+    /// Put the transposition table on huge pages (default true; see
+    /// [`Table::try_new_paged`]): false for searches with a deadline, which touch only a
+    /// small part of a large table.
+    pub huge_pages: bool,
 }
 
 impl Default for SolverOptions {
@@ -133,6 +137,7 @@ impl Default for SolverOptions {
             first_cap: DEFAULT_FIRST_CAP,
             stack_bytes: STACK_BYTES,
             defer_depth: None,
+            huge_pages: true,
         }
     }
 }
@@ -329,7 +334,8 @@ impl<R: Rules> Solver<R> {
     ///
     /// When the table cannot be allocated ([`Solver::try_new`] reports it instead).
     pub fn new(rules: R, opts: SolverOptions) -> Solver<R> {
-        let tt = Table::new(opts.hash_mb);
+        let tt =
+            Table::try_new_paged(opts.hash_mb, opts.huge_pages).unwrap_or_else(|e| panic!("{e}"));
         Solver::with_parts(rules, opts, tt)
     }
 
@@ -368,7 +374,7 @@ impl<R: Rules> Solver<R> {
     /// [`TableAllocError`](super::tt::TableAllocError) when the memory for the table
     /// cannot be had.
     pub fn try_new(rules: R, opts: SolverOptions) -> Result<Solver<R>, super::tt::TableAllocError> {
-        let tt = Table::try_new(opts.hash_mb)?;
+        let tt = Table::try_new_paged(opts.hash_mb, opts.huge_pages)?;
         Ok(Solver::with_parts(rules, opts, tt))
     }
 
