@@ -149,8 +149,8 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     // part of the time the user gave.
     let t_start = Instant::now();
     let user_stop = stop_flag();
-    // With --movetime and no --hash, the tables are sized to what the time can fill: a
-    // fresh table's pages are cleared by the kernel as the search first touches them, and
+    // With --movetime, the tables are sized to what the time can fill (a --hash given is
+    // the most the exact solver's table takes): a fresh table's pages are cleared by the kernel as the search first touches them, and
     // on a loaded machine that cost (for the default 64 MB) ate the exact share and left
     // the heuristic search one depth (issue 13, the fresh user's 2x8 endgame).
     let mut c = c.clone();
@@ -159,9 +159,21 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
         // A search with a deadline touches a small part of a large table: 4 KB pages,
         // each cleared as it is first touched, not 2 MB ones.
         c.huge_pages = false;
+        // A --hash given is cut too: a table larger than the share fills only costs its
+        // page clearing (one 4 KB page at nearly every probe), which on a loaded machine
+        // left the heuristic search one depth (the session-11 fresh-user trial).
+        let share = t.as_secs_f64() * a.exact_share;
+        let fits = table_mb_for(share, EXACT_NODES_PER_SECOND, 16, usize::MAX);
         if !c.hash_given {
-            let share = t.as_secs_f64() * a.exact_share;
-            c.hash_mb = table_mb_for(share, EXACT_NODES_PER_SECOND, 16, c.hash_mb);
+            c.hash_mb = c.hash_mb.min(fits);
+        } else if c.hash_mb > fits {
+            eprintln!(
+                "note: --hash {}: the exact solver uses {fits} MB, what its share of \
+                 --movetime ({share:.3} s) can fill; a larger table only costs the clearing \
+                 of its pages",
+                c.hash_mb
+            );
+            c.hash_mb = fits;
         }
         heuristic_mb = table_mb_for(
             t.as_secs_f64(),

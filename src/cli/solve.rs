@@ -99,8 +99,8 @@ pub struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Transposition table size in megabytes, 1 to 16384 (default 64; with --movetime
-    /// sized to the time). With --movetime the table is on 4 KB pages, so a large one
-    /// costs only the pages the search touches (docs/anytime.md).
+    /// sized to the time). With --movetime a larger size given is cut to what the time
+    /// can fill, with a note (docs/anytime.md).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
