@@ -1508,7 +1508,6 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///
     /// Nodes at least [`Worker::lean_depth`] plies below the test's root go to the lean
     /// search ([`lean`]: games that cannot repeat), the others to [`Worker::test_full`].
-    #[inline]
     fn test(&mut self, s: &R::State, key: u64, x: Score, ply: usize, bad: Side) -> Option<Res> {
         if !self.count_node() {
             return None;
@@ -1535,9 +1534,27 @@ impl<'a, R: Rules> Worker<'a, R> {
         true
     }
 
+    /// [`Worker::test_full`] out of line, for the lean path's rare hand-overs (a node at
+    /// the path cap or with too many children), so that the general body is inlined
+    /// into [`Worker::test`] only.
+    #[cold]
+    #[inline(never)]
+    fn test_full_cold(
+        &mut self,
+        s: &R::State,
+        key: u64,
+        x: Score,
+        ply: usize,
+        bad: Side,
+    ) -> Option<Res> {
+        self.test_full(s, key, x, ply, bad)
+    }
+
     /// [`Worker::test`] of a node already counted, with everything the general search
     /// knows: repetitions of the path, strict mode, the path cap, threads' deferral and
-    /// perturbation, the history heuristic, the ETC.
+    /// perturbation, the history heuristic, the ETC. Inlined into [`Worker::test`] (a
+    /// call of its own cost Giuthi 2% more instructions a node).
+    #[inline(always)]
     fn test_full(
         &mut self,
         s: &R::State,

@@ -125,7 +125,7 @@ impl<R: Rules> Worker<'_, R> {
             // The general search handles these (and cuts the node at the cap); it
             // generates the children again.
             self.kids[depth] = kids;
-            return self.test_full(s, key, x, ply, bad);
+            return self.test_full_cold(s, key, x, ply, bad);
         }
         // The move order: the table's move, then the scheme's keys, larger first (the
         // keys differ: each carries the child's index), by insertion into fixed arrays.
