@@ -166,7 +166,8 @@ pub enum Suite {
     giuthi bench --suite giuthi   # Giuthi endgames and starts\n  \
     giuthi bench --order captures # compare move orders by their node counts\n  \
     giuthi bench --etc            # compare node counts with the enhanced transposition cutoff\n  \
-    giuthi bench --no-history\n\n\
+    giuthi bench --no-history\n  \
+    giuthi bench --suite kalah --only 'kalah(6,3)' --no-lean   # the general search path on Kalah\n\n\
     Node counts are deterministic: a change in them is a change in the search. Every value \
     is checked against the known one (exit 1 on a mismatch). CPU seconds are the process's \
     (Linux /proc; wall seconds elsewhere). Build with --release to measure speed.")]
@@ -188,6 +189,11 @@ pub struct Args {
     /// Switch off the history heuristic (on by default; compare node counts with it).
     #[arg(long)]
     pub no_history: bool,
+    /// Switch off the lean search path of games that cannot repeat (Kalah): the general
+    /// path searches the same nodes at a higher cost per node (docs/performance.md,
+    /// Session 11).
+    #[arg(long)]
+    pub no_lean: bool,
     /// The quick suite: also solve Kalah(5,4) (about a second); the giuthi suite: also
     /// the 2x5x3 start (minutes).
     #[arg(long)]
@@ -263,6 +269,7 @@ fn bench_one<R: Rules>(pos: &Position<R>, args: &Args, hash_mb: usize) -> anyhow
             etc: args.etc,
             history: !args.no_history,
             order: args.order,
+            lean: !args.no_lean,
             ..SolverOptions::default()
         },
     )

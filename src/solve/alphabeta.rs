@@ -33,6 +33,8 @@
 //! bound where it is). Without this, a move that can only reach the value through the root
 //! again would be reported best (the cross-check against the naive solver found one).
 
+mod lean;
+
 use super::busy::BusyTable;
 use super::order::MoveOrder;
 use super::tt::{work_of, Table};
@@ -123,6 +125,13 @@ pub struct SolverOptions {
     /// [`Table::try_new_paged`]): false for searches with a deadline, which touch only a
     /// small part of a large table.
     pub huge_pages: bool,
+    /// In games that cannot repeat ([`Rules::can_repeat`]), search with the lean path
+    /// (src/solve/alphabeta/lean.rs: no repetition bookkeeping; the same nodes, values
+    /// and table entries, at a lower cost per node) wherever the general search would
+    /// do the same: one thread, or below the depths where threads defer; not with the
+    /// ETC or the history heuristic. On by default; off only to compare the two paths
+    /// (docs/performance.md, Session 11).
+    pub lean: bool,
 }
 
 impl Default for SolverOptions {
@@ -138,6 +147,7 @@ impl Default for SolverOptions {
             stack_bytes: STACK_BYTES,
             defer_depth: None,
             huge_pages: true,
+            lean: true,
         }
     }
 }
@@ -1226,6 +1236,10 @@ struct Worker<'a, R: Rules> {
     /// Per depth below the test's root: whether the node there is expected to fail
     /// (Knuth and Moore's node types; kept only with `defer_first`).
     expect_fail: Vec<bool>,
+    /// Nodes this many plies below the test's root or deeper are searched by the lean
+    /// path ([`lean`]); `usize::MAX`: never (games that repeat, the ETC, the history
+    /// heuristic, and the depths where threads defer or perturb).
+    lean_depth: usize,
     done: &'a AtomicBool,
 }
 
@@ -1271,6 +1285,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             perturb_depth: 0,
             defer_first: false,
             expect_fail: Vec::new(),
+            lean_depth: usize::MAX,
             done,
         };
         // Without deferral the helpers diverge only by their perturbed order, at every
@@ -1285,6 +1300,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             (_, false) => PERTURB_DEPTH,
         };
         w.defer_first = w.defer_depth > 0 && extra_first;
+        let uses_history = solver.opts.history && w.scheme.uses_history();
+        if solver.opts.lean && !w.repeats && !solver.opts.etc && !uses_history {
+            // Below the depths where this thread defers or perturbs its order.
+            let perturb = if id > 0 { w.perturb_depth } else { 0 };
+            w.lean_depth = w.defer_depth.max(perturb);
+        }
         for s in history {
             w.push_path(rules.key(s), rules.seeds_on_board(s), s);
         }
@@ -1490,16 +1511,65 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///
     /// Contract: `ok` and `v` are exact for the game with this history; they are also exact
     /// for the positional value when `rep >= ply`.
+    ///
+    /// Nodes at least [`Worker::lean_depth`] plies below the test's root go to the lean
+    /// search ([`lean`]: games that cannot repeat), the others to [`Worker::test_full`].
     fn test(&mut self, s: &R::State, key: u64, x: Score, ply: usize, bad: Side) -> Option<Res> {
+        if !self.count_node() {
+            return None;
+        }
+        if ply - self.base >= self.lean_depth {
+            self.lean(s, key, x, ply, bad)
+        } else {
+            self.test_full(s, key, x, ply, bad)
+        }
+    }
+
+    /// Counts a node; every 4,096 nodes flushes the count and answers `false` when the
+    /// search must stop.
+    #[inline]
+    fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        let nodes0 = self.nodes;
         self.unflushed += 1;
         if self.unflushed >= 4096 {
             self.flush();
             if self.solver.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed) {
-                return None;
+                return false;
             }
         }
+        true
+    }
+
+    /// [`Worker::test_full`] out of line, for the lean path's rare hand-overs (a node at
+    /// the path cap or with too many children), so that the general body is inlined
+    /// into [`Worker::test`] only.
+    #[cold]
+    #[inline(never)]
+    fn test_full_cold(
+        &mut self,
+        s: &R::State,
+        key: u64,
+        x: Score,
+        ply: usize,
+        bad: Side,
+    ) -> Option<Res> {
+        self.test_full(s, key, x, ply, bad)
+    }
+
+    /// [`Worker::test`] of a node already counted, with everything the general search
+    /// knows: repetitions of the path, strict mode, the path cap, threads' deferral and
+    /// perturbation, the history heuristic, the ETC. Inlined into [`Worker::test`] (a
+    /// call of its own cost Giuthi 2% more instructions a node).
+    #[inline(always)]
+    fn test_full(
+        &mut self,
+        s: &R::State,
+        key: u64,
+        x: Score,
+        ply: usize,
+        bad: Side,
+    ) -> Option<Res> {
+        let nodes0 = self.nodes;
         let yes = |v: Score| {
             Some(Res {
                 ok: true,

@@ -32,6 +32,7 @@ mod server_api;
 mod server_browser;
 mod solve_race;
 mod solve_tb;
+mod solver_lean;
 mod solver_naive;
 mod solver_retro;
 mod tablebase;

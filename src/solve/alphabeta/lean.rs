@@ -1,0 +1,218 @@
+//! The lean search: the null-window test of [`Worker::test`] for games that cannot repeat
+//! ([`Rules::can_repeat`] is `false`: Kalah), without the machinery those games never use.
+//!
+//! Where no state can come back, `lo == hi` everywhere (RULES.md V2): no path is kept, no
+//! repetition can hit the proof, strict mode never applies (a history cannot recur), and
+//! the test's answer is the positional value's. So a node here is the futility bounds, the
+//! endgame oracle, the table, the children in the move order's sequence and the store,
+//! nothing else: the children are ordered by an insertion sort into fixed arrays (no
+//! per-depth order vector, no copies of [`Child`]), there is one pass over them (no
+//! deferral), and neither the history heuristic nor a helper's perturbation is consulted.
+//!
+//! The worker sends a node here only where the general search would do exactly the same
+//! (`Worker::lean_depth`: a game that cannot repeat, no ETC, no history heuristic, and
+//! below the depths where its thread defers or perturbs), so the lean path visits the same
+//! nodes in the same order, stores the same entries and returns the same fail-soft bounds
+//! as [`Worker::test_full`] would: node counts at one thread are unchanged
+//! (docs/performance.md, Session 11), and the exactness tests of the solver (naive graph,
+//! tablebases, threads) run through it.
+//!
+//! The path cap ([`SolverOptions::max_ply`](super::SolverOptions::max_ply)) and the end
+//! of the thread's stack are still honoured, since a user may set a short cap.
+
+use super::{child_threshold, to_parent, Res, Worker, NO_REP, PREFETCH_AHEAD};
+use crate::rules::{Child, Rules};
+use crate::solve::tt::work_of;
+use crate::types::Side;
+use crate::value::{Score, NEG_INF, POS_INF};
+use std::sync::atomic::Ordering;
+
+/// The most children a lean node orders in its fixed arrays (Kalah's rows have at most 16
+/// pits); a node with more is handed to [`Worker::test_full`].
+const LEAN_MAX_KIDS: usize = 16;
+
+impl<R: Rules> Worker<'_, R> {
+    /// [`Worker::test`] of a node already counted, in a game that cannot repeat (see the
+    /// module documentation): is the value of `s` (key `key`) for its mover `>= x`, with
+    /// a fail-soft bound? `None` when stopped.
+    pub(super) fn lean(
+        &mut self,
+        s: &R::State,
+        key: u64,
+        x: Score,
+        ply: usize,
+        bad: Side,
+    ) -> Option<Res> {
+        let nodes0 = self.nodes;
+        let yes = |v: Score| {
+            Some(Res {
+                ok: true,
+                v,
+                rep: NO_REP,
+                capped: false,
+            })
+        };
+        let no = |v: Score| {
+            Some(Res {
+                ok: false,
+                v,
+                rep: NO_REP,
+                capped: false,
+            })
+        };
+        let rules = self.rules;
+        let mover_bad = rules.turn(s) == bad;
+        let seeds32 = rules.seeds_on_board(s);
+        let seeds = seeds32 as Score;
+        let mut x = x;
+        // The exact futility bounds, as in the general search.
+        if mover_bad {
+            if x == NEG_INF {
+                return yes(NEG_INF);
+            }
+            if x > seeds {
+                return no(seeds);
+            }
+            x = x.max(-seeds);
+        } else {
+            if x <= -seeds {
+                return yes(-seeds);
+            }
+            if x > seeds {
+                x = POS_INF;
+            }
+        }
+        debug_assert_eq!(key, rules.key(s));
+        let oracle_max = self.solver.oracle_max;
+        if let Some(o) = &self.solver.oracle {
+            if oracle_max.map_or(true, |m| seeds32 <= m) {
+                if let Some(b) = o.probe(s) {
+                    let v = if mover_bad { b.lo } else { b.hi };
+                    return if v >= x { yes(v) } else { no(v) };
+                }
+            }
+        }
+        let mut tt_move = None;
+        if let Some(e) = self.solver.tt.probe(key, mover_bad) {
+            if e.lower >= x {
+                return yes(e.lower);
+            }
+            if e.upper < x {
+                return no(e.upper);
+            }
+            tt_move = e.best;
+        }
+        let depth = ply - self.base;
+        if self.kids.len() <= depth {
+            self.kids.push(Vec::new());
+            self.order.push(Vec::new());
+        }
+        let mut kids = std::mem::take(&mut self.kids[depth]);
+        let stop = &self.solver.stop;
+        if rules.children_until(s, &mut kids, &mut || stop.load(Ordering::Relaxed)) > 0 {
+            self.kids[depth] = kids;
+            return None;
+        }
+        let n = kids.len();
+        if n == 0 {
+            self.kids[depth] = kids;
+            let v = rules.final_value(s);
+            return if v >= x { yes(v) } else { no(v) };
+        }
+        // Stack used by the search frames so far (a local's address; never dereferenced).
+        let used = self.stack_top.abs_diff(std::ptr::addr_of!(x) as usize);
+        if n > LEAN_MAX_KIDS || depth >= self.cap || used > self.stack_room {
+            // The general search handles these (and cuts the node at the cap); it
+            // generates the children again.
+            self.kids[depth] = kids;
+            return self.test_full_cold(s, key, x, ply, bad);
+        }
+        // The move order: the table's move, then the scheme's keys, larger first (the
+        // keys differ: each carries the child's index), by insertion into fixed arrays.
+        let scheme = self.scheme;
+        let mut rank = [0i64; LEAN_MAX_KIDS];
+        let mut index = [0u8; LEAN_MAX_KIDS];
+        for (i, c) in kids.iter().enumerate() {
+            let mut r = scheme.key(c, i, 0);
+            if Some(i as u8) == tt_move {
+                r += 1 << 60;
+            }
+            let mut j = i;
+            while j > 0 && rank[j - 1] < r {
+                rank[j] = rank[j - 1];
+                index[j] = index[j - 1];
+                j -= 1;
+            }
+            rank[j] = r;
+            index[j] = i as u8;
+        }
+        // A child's key is computed, and its bucket prefetched, PREFETCH_AHEAD children
+        // before it is searched (a child the oracle covers is answered by its probe: no
+        // prefetch), as in the general search.
+        let tt = &self.solver.tt;
+        let keyed = |c: &Child<R>| {
+            let k = rules.key(&c.state);
+            if !matches!(oracle_max, Some(m) if rules.seeds_on_board(&c.state) <= m) {
+                tt.prefetch(k, rules.turn(&c.state) == bad);
+            }
+            k
+        };
+        let mut ckeys = [0u64; LEAN_MAX_KIDS];
+        let mut capped = false;
+        let mut ok = false;
+        // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
+        let mut v = NEG_INF;
+        let mut best = None;
+        for j in 0..n.min(PREFETCH_AHEAD) {
+            ckeys[j] = keyed(&kids[index[j] as usize]);
+        }
+        for j in 0..n {
+            if j >= 1 && j + PREFETCH_AHEAD - 1 < n {
+                let j2 = j + PREFETCH_AHEAD - 1;
+                ckeys[j2] = keyed(&kids[index[j2] as usize]);
+            }
+            let i = index[j];
+            let c = &kids[i as usize];
+            let (xc, invert) = child_threshold(x, c);
+            let Some(r) = self.test(&c.state, ckeys[j], xc, ply + 1, bad) else {
+                self.kids[depth] = kids;
+                return None;
+            };
+            let pv = to_parent(r.v, c);
+            if r.ok != invert {
+                ok = true;
+                capped = r.capped;
+                best = Some(i);
+                v = pv;
+                break;
+            }
+            v = v.max(pv);
+            capped |= r.capped;
+        }
+        self.kids[depth] = kids;
+        // The exact futility bounds tighten the answer.
+        if ok && !mover_bad {
+            v = v.max(-seeds);
+        }
+        if !ok && mover_bad {
+            v = v.min(seeds);
+        }
+        // What the table may keep (as in the general search, with no repetition): a proof
+        // that met cut nodes holds one way only.
+        let keep = !capped || (ok == mover_bad) != self.optimistic;
+        if keep {
+            let work = work_of(self.nodes - nodes0);
+            if ok {
+                self.solver.tt.store(key, mover_bad, v, POS_INF, best, work);
+            } else {
+                self.solver.tt.store(key, mover_bad, NEG_INF, v, None, work);
+            }
+        }
+        Some(Res {
+            ok,
+            v,
+            rep: NO_REP,
+            capped,
+        })
+    }
+}
