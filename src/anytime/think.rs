@@ -193,6 +193,9 @@ pub fn think<R: Evaluate>(
     }
     let mut exact_nodes = 0;
     let n0 = solver.map_or(0, |s| s.nodes());
+    // One best move is all the answer shows, unless a played position may rule out the
+    // first one (`avoid_history` then needs them all).
+    let one_best = history.is_empty() || !pos.rules.can_repeat();
     let mut heuristic_result: Option<Iteration<R>> = None;
     let run_heuristic =
         |heuristic: &mut HeuristicSearch<R>, deadline: Option<Instant>, soft: Option<Instant>| {
@@ -209,7 +212,16 @@ pub fn think<R: Evaluate>(
             let end = t0 + t.saturating_sub(RESERVE);
             if let Some(solver) = solver.filter(|_| opts.exact_share > 0.0) {
                 let share = t.mul_f64(opts.exact_share.min(1.0));
-                let r = exact(solver, pos, Some(t0 + share), user_stop, opts, t0, info);
+                let r = exact(
+                    solver,
+                    pos,
+                    one_best,
+                    Some(t0 + share),
+                    user_stop,
+                    opts,
+                    t0,
+                    info,
+                );
                 exact_nodes = solver.nodes() - n0;
                 if let Ok(done) = r {
                     if let Some(done) = avoid_history(pos, history, done) {
@@ -228,7 +240,16 @@ pub fn think<R: Evaluate>(
             // (a move exists from then on), then the exact solver until it finishes.
             if let Some(solver) = solver {
                 let quick = t0 + opts.first_look / 2;
-                if let Ok(done) = exact(solver, pos, Some(quick), user_stop, opts, t0, info) {
+                if let Ok(done) = exact(
+                    solver,
+                    pos,
+                    one_best,
+                    Some(quick),
+                    user_stop,
+                    opts,
+                    t0,
+                    info,
+                ) {
                     return finish_exact(answer, done, solver.nodes() - n0, t0, info);
                 }
             }
@@ -238,7 +259,7 @@ pub fn think<R: Evaluate>(
                 .as_ref()
                 .is_some_and(|it| it.proven && (!opts.all_moves || it.moves.iter().all(|m| m.2)));
             if let (Some(solver), false) = (solver, proven) {
-                let r = exact(solver, pos, None, user_stop, opts, t0, info);
+                let r = exact(solver, pos, one_best, None, user_stop, opts, t0, info);
                 exact_nodes = solver.nodes() - n0;
                 match r {
                     Ok(done) => return finish_exact(answer, done, exact_nodes, t0, info),
@@ -376,9 +397,13 @@ fn finish_exact<R: Rules>(
 }
 
 /// Runs the exact solver until it finishes, `deadline` passes or `user_stop` is raised.
+/// With `one_best` it proves one best move only ([`Solver::solve_one_best`]: enough
+/// when nothing was played before `pos`, see [`avoid_history`]).
+#[allow(clippy::too_many_arguments)]
 fn exact<R: Rules>(
     solver: &Solver<R>,
     pos: &Position<R>,
+    one_best: bool,
     deadline: Option<Instant>,
     user_stop: &AtomicBool,
     opts: &ThinkOptions,
@@ -414,6 +439,8 @@ fn exact<R: Rules>(
                 let best = values.iter().map(|(_, v)| *v).max();
                 Exact::All(values, best)
             })
+        } else if one_best {
+            solver.solve_one_best(pos).map(Exact::Best)
         } else {
             solver.solve(pos).map(Exact::Best)
         };

@@ -258,7 +258,8 @@ fn retro_answer<R: Rules>(
     };
     let won = race(pos, capped.retro_states, solver, &stop, &mut |s| {
         watcher();
-        let sol = s.solve(pos)?;
+        // One best move is all the answer keeps (Solver::solve_one_best).
+        let sol = s.solve_one_best(pos)?;
         let moves = if all_moves {
             s.analyze(pos)?
         } else {

@@ -21,8 +21,8 @@ use std::time::Instant;
     Prints the move on stdout (`none` when the game is over), and on stderr info lines \
     while thinking (`info depth 7 score eval +3.20 nodes ... pv ...`; a proven value is \
     `score exact +4`) and a last line saying whether the move is exact. A move is exact \
-    only when the exact solver proved it (then it is the first best move in the engine's \
-    move order; all of them: giuthi solve); a heuristic move comes with its evaluation, \
+    only when the exact solver proved it (then it is a best move, the first one the engine \
+    proved, its transposition table's move tried first; all of them: giuthi solve); a heuristic move comes with its evaluation, \
     the estimated final margin for the side to move in seeds. --json prints one object: \
     {\"position\",\"move\",\"exact\",\"margin\" (when exact),\"eval\" (when not),\"depth\" \
     (heuristic depth, null when exact),\"pv\",\"nodes\",\"seconds\"}.\n\n\

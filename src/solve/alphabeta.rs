@@ -859,20 +859,10 @@ impl<R: Rules> Solver<R> {
     ) -> Option<bool> {
         let root = history.last().expect("a root");
         let mover = self.rules.turn(root);
-        let k = child.captured as i32;
-        // Future gain y needed after the move; a repetition pays c = -d - k (margin 0).
-        let y = target - d - k;
-        let c = -d - k;
-        // clamp(c, lo, hi) >= y  iff  hi >= y and (c >= y or lo >= y).
-        let bad = if !self.rules.can_repeat() {
-            // No repetition: the game does not matter; the root mover's side shares the
-            // table entries of `bounds` (game L).
-            self.rules.turn(&history[0])
-        } else if c >= y {
-            mover.opponent()
-        } else {
-            mover
-        };
+        // Future gain y needed after the move (k captured by it): y = target - d - k; a
+        // repetition pays c = -d - k (margin 0), and clamp(c, lo, hi) >= y iff hi >= y
+        // and (c >= y or lo >= y): the game is chosen by whether c >= y, target <= 0.
+        let bad = self.reach_game(history, target);
         // The move's test counts the capture `k` itself. Futility keeps |x| far below the
         // infinities; the clamp only guards the cast.
         let x = (target - d).clamp(-4096, 4096) as Score;
@@ -1008,6 +998,9 @@ impl<R: Rules> Solver<R> {
                 .map(|c| self.move_reaches(history, c, d, margin))
                 .collect();
         }
+        if first_only {
+            return self.first_reaching(history, children, d, margin);
+        }
         let mut known: Vec<Option<bool>> = vec![None; children.len()];
         let mut budget: u64 = BUDGET_START;
         loop {
@@ -1022,15 +1015,118 @@ impl<R: Rules> Solver<R> {
                         .within(budget, || self.move_value_at_most(history, c, d, margin))?
                         .map(|v| v >= margin);
                 }
-                if first_only && known[i] == Some(true) {
-                    return Some(known.iter().map(|k| *k == Some(true)).collect());
-                }
                 open |= known[i].is_none();
             }
             if !open {
                 return Some(known.iter().map(|k| *k == Some(true)).collect());
             }
             budget = budget.saturating_mul(2);
+        }
+    }
+
+    /// [`Solver::moves_reaching`] with `first_only`: the index of the first move of
+    /// `children` found to reach `margin` (`None` inside: no move does, which a margin
+    /// that is the position's exact one rules out), `None` when stopped.
+    ///
+    /// Only a success settles the question, so each round (budgets doubling from
+    /// [`BUDGET_START`]) first runs the test "reaches `margin`?" of every open move, and
+    /// only when none succeeded the proofs that a move falls short (its value from below,
+    /// which drops the move from the later rounds). The caller puts the likeliest move
+    /// first ([`Solver::likely_first`]); it gets [`FIRST_WEIGHT`] times the budget, so a
+    /// right guess costs little more than its own proof, and a wrong one (a hard proof)
+    /// holds up the others by at most that factor (docs/performance.md, Session 11).
+    fn first_reaching(
+        &self,
+        history: &[R::State],
+        children: &[Child<R>],
+        d: i32,
+        margin: i32,
+    ) -> Option<Vec<bool>> {
+        let found = |i: usize| Some((0..children.len()).map(|j| j == i).collect());
+        let mut falls_short = vec![false; children.len()];
+        let mut budget: u64 = BUDGET_START;
+        loop {
+            for (i, c) in children.iter().enumerate() {
+                if falls_short[i] {
+                    continue;
+                }
+                let b = if i == 0 {
+                    budget.saturating_mul(FIRST_WEIGHT)
+                } else {
+                    budget
+                };
+                match self.within(b, || self.move_reaches(history, c, d, margin))? {
+                    Some(true) => return found(i),
+                    Some(false) => falls_short[i] = true,
+                    None => {}
+                }
+            }
+            for (i, c) in children.iter().enumerate() {
+                if falls_short[i] {
+                    continue;
+                }
+                match self.within(budget, || self.move_value_at_most(history, c, d, margin))? {
+                    Some(v) if v >= margin => return found(i),
+                    Some(_) => falls_short[i] = true,
+                    None => {}
+                }
+            }
+            if falls_short.iter().all(|f| *f) {
+                return Some(vec![false; children.len()]);
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
+    /// The indices of `children` (the moves of `s`, whose mover has captured `d` seeds
+    /// more than the opponent) with the likeliest to reach a final margin `target` first:
+    /// the move the table keeps as the one that proved the last lower bound of `s` in the
+    /// game the tests of these moves use ([`Solver::reach_game`]), then the moves whose
+    /// own entries prove positionally that they reach it, then the rest, each group in
+    /// move order. Order only: every move is still proven with its history.
+    fn likely_first(
+        &self,
+        history: &[R::State],
+        s: &R::State,
+        d: i32,
+        target: i32,
+        children: &[Child<R>],
+    ) -> Vec<usize> {
+        let bad = self.reach_game(history, target);
+        let hint = self
+            .tt
+            .probe(self.rules.key(s), self.rules.turn(s) == bad)
+            .and_then(|e| e.best)
+            .map(usize::from)
+            .filter(|&i| i < children.len());
+        let x = (target - d).clamp(-4096, 4096) as Score;
+        let proven = |c: &Child<R>| {
+            let (xc, invert) = child_threshold(x, c);
+            let cbad = self.rules.turn(&c.state) == bad;
+            self.tt
+                .probe(self.rules.key(&c.state), cbad)
+                .is_some_and(|e| if invert { e.upper < xc } else { e.lower >= xc })
+        };
+        let mut order: Vec<usize> = hint.into_iter().collect();
+        order.extend((0..children.len()).filter(|&i| Some(i) != hint && proven(&children[i])));
+        let rest: Vec<usize> = (0..children.len()).filter(|i| !order.contains(i)).collect();
+        order.extend(rest);
+        order
+    }
+
+    /// The bad side of the repetition game in which [`Solver::move_reaches`] tests the
+    /// moves of the last state of `history` against a final margin `target`: the
+    /// opponent's when a repetition (margin 0) would reach `target`, the mover's
+    /// otherwise; in a game that cannot repeat, the first state's mover (sharing the
+    /// entries of [`Solver::bounds`], game L).
+    fn reach_game(&self, history: &[R::State], target: i32) -> Side {
+        let mover = self.rules.turn(history.last().expect("a root"));
+        if !self.rules.can_repeat() {
+            self.rules.turn(&history[0])
+        } else if target <= 0 {
+            mover.opponent()
+        } else {
+            mover
         }
     }
 
@@ -1046,7 +1142,40 @@ impl<R: Rules> Solver<R> {
     pub fn solve(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
         let ranges = self.settle(&pos.state, pos.captured_difference())?;
-        self.finish(pos, ranges, start_nodes)
+        self.finish(pos, ranges, start_nodes, true)
+    }
+
+    /// Solves a position as [`Solver::solve`], but proves only one best move: the
+    /// returned [`Solution::best_moves`] holds the first move proven to reach the margin
+    /// (V4; the table's move tried first, [`Solver::likely_first`]), not every one, and
+    /// the principal variation starts with it. For `giuthi bestmove`, which prints one
+    /// move: the other moves' proofs are the work it skips (docs/performance.md, Session
+    /// 11).
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::Position;
+    /// use giuthi::rules::giuthi::Giuthi;
+    /// use giuthi::solve::alphabeta::{Solver, SolverOptions};
+    /// let pos: Position<Giuthi> = "giuthi 1,0,0,0/1,3,0,0 S 0,2".parse()?;
+    /// let solver = Solver::new(pos.rules.clone(), SolverOptions::default());
+    /// let one = solver.solve_one_best(&pos)?;
+    /// assert_eq!(one.margin, 1);
+    /// assert_eq!(one.best_moves.len(), 1);
+    /// assert!(solver.solve(&pos)?.best_moves.contains(&one.best_moves[0]));
+    /// assert_eq!(one.pv.first(), one.best_moves.first());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve_one_best(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
+        let start_nodes = self.nodes();
+        let ranges = self.settle(&pos.state, pos.captured_difference())?;
+        self.finish(pos, ranges, start_nodes, false)
     }
 
     /// Solves a position with `lo` and `hi` both exact ([`Solver::bounds`]), then the
@@ -1059,16 +1188,17 @@ impl<R: Rules> Solver<R> {
     pub fn solve_with_bounds(&self, pos: &Position<R>) -> Result<Solution<R>, Interrupted> {
         let start_nodes = self.nodes();
         let bounds = self.bounds(&pos.state)?;
-        self.finish(pos, BoundRanges::exact(bounds), start_nodes)
+        self.finish(pos, BoundRanges::exact(bounds), start_nodes, true)
     }
 
-    /// The best moves and the principal variation of a position whose ranges decide the
-    /// margin.
+    /// The best moves (every one with `all_best`, else the first proven) and the
+    /// principal variation of a position whose ranges decide the margin.
     fn finish(
         &self,
         pos: &Position<R>,
         ranges: BoundRanges,
         start_nodes: u64,
+        all_best: bool,
     ) -> Result<Solution<R>, Interrupted> {
         let d = pos.captured_difference();
         let margin = ranges
@@ -1082,8 +1212,12 @@ impl<R: Rules> Solver<R> {
         self.set_status(format!("{ranges}, margin {margin:+}: best moves"));
         let mut children = Vec::new();
         self.rules.children(&pos.state, &mut children);
+        if !all_best {
+            let order = self.likely_first(&[pos.state], &pos.state, d, margin, &children);
+            children = order.iter().map(|&i| children[i]).collect();
+        }
         let best = self
-            .moves_reaching(&[pos.state], &children, d, margin, false)
+            .moves_reaching(&[pos.state], &children, d, margin, !all_best)
             .ok_or_else(interrupted)?;
         let best_moves: Vec<R::Move> = children
             .iter()
@@ -1130,8 +1264,11 @@ impl<R: Rules> Solver<R> {
 
     /// Follows best moves from `pos` (whose exact margin is `margin` and whose best moves
     /// are `best`), with the path played so far as history, until the game ends or a
-    /// position repeats. Each step takes the first move found to reach the target by the
-    /// budgeted round-robin of [`Solver::moves_reaching`].
+    /// position repeats. Each step takes the first move proven to reach the target with
+    /// that history (V4, G10) by the budgeted rounds of [`Solver::first_reaching`], the
+    /// moves tried in the order of [`Solver::likely_first`]: the table's move first (the
+    /// value tests usually proved it), so a step mostly costs the one test that verifies
+    /// it.
     fn pv(&self, pos: &Position<R>, margin: i32, best: &[R::Move]) -> Option<Vec<R::Move>> {
         let root_mover = pos.turn();
         let mut history = vec![pos.state];
@@ -1152,10 +1289,14 @@ impl<R: Rules> Solver<R> {
             let chosen = match best.first() {
                 // The root's best moves are known.
                 Some(m) if line.is_empty() => children.iter().position(|c| c.mv == *m),
-                _ => self
-                    .moves_reaching(&history, &children, d, target, true)?
-                    .iter()
-                    .position(|b| *b),
+                _ => {
+                    let order = self.likely_first(&history, &p.state, d, target, &children);
+                    let ordered: Vec<Child<R>> = order.iter().map(|&i| children[i]).collect();
+                    self.moves_reaching(&history, &ordered, d, target, true)?
+                        .iter()
+                        .position(|b| *b)
+                        .map(|j| order[j])
+                }
             };
             // A best move always exists; fall back to the first move if not (never seen).
             let c = children[chosen.unwrap_or(0)];
@@ -1173,6 +1314,10 @@ impl<R: Rules> Solver<R> {
 /// The first node budget of [`Solver::moves_reaching`] (doubled each round). Below the
 /// 4,096 nodes between two looks at the limit it would mean nothing.
 const BUDGET_START: u64 = 1 << 14;
+
+/// How many times the round's budget the likeliest move gets in
+/// [`Solver::first_reaching`] (docs/performance.md, Session 11).
+const FIRST_WEIGHT: u64 = 16;
 
 /// What one worker searches.
 #[derive(Clone, Copy)]

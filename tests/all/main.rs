@@ -30,6 +30,7 @@ mod rules_kalah;
 mod rules_trace;
 mod server_api;
 mod server_browser;
+mod solve_pv;
 mod solve_race;
 mod solve_tb;
 mod solver_lean;
