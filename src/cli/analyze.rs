@@ -55,12 +55,13 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
                 }
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::json!({"position": pos.to_string(),
-                "exact": a.moves.iter().all(|m| m.exact), "moves": moves,
-                "nodes": a.nodes, "seconds": a.seconds, "depth": a.depth})
-        );
+        let mut v = serde_json::json!({"position": pos.to_string(),
+            "exact": a.moves.iter().all(|m| m.exact), "moves": moves,
+            "nodes": a.nodes, "seconds": a.seconds, "depth": a.depth});
+        if let Some(why) = stop_reason(stopped, a.interrupted.as_ref()) {
+            v["stopped"] = why.into();
+        }
+        println!("{v}");
     } else {
         println!("position {pos}");
         if a.moves.is_empty() && pos.is_over() {
@@ -87,6 +88,21 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
         return Ok(report_stop(pos, e, false));
     }
     Ok(if stopped { 130 } else { 0 })
+}
+
+/// The JSON `stopped` field of `analyze` and `bestmove`, as `solve`'s: `"interrupted"`
+/// when Ctrl-C (or SIGTERM) ended the thinking before its answer was proven or its time
+/// was up, `"max_ply"` when the exact search needed a deeper path; `None` otherwise.
+pub(super) fn stop_reason(
+    stopped: bool,
+    interrupted: Option<&giuthi::solve::alphabeta::Interrupted>,
+) -> Option<&'static str> {
+    match interrupted {
+        Some(e) if e.too_deep => Some("max_ply"),
+        Some(_) => Some("interrupted"),
+        None if stopped => Some("interrupted"),
+        None => None,
+    }
 }
 
 /// Runs `giuthi analyze`; returns the exit code.

@@ -71,6 +71,9 @@ fn bestmove<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::
         if let Some(e) = a.eval.filter(|_| !a.exact) {
             v["eval"] = e.into();
         }
+        if let Some(why) = super::analyze::stop_reason(stopped, a.interrupted.as_ref()) {
+            v["stopped"] = why.into();
+        }
         println!("{v}");
     } else {
         println!("{best}");

@@ -569,3 +569,40 @@ fn solved_positions_get_a_best_move_at_a_tenth_of_a_second() {
     );
     assert!(good * 100 >= cases.len() * 95, "{good} of {}", cases.len());
 }
+
+/// `analyze` and `bestmove` stopped by Ctrl-C (SIGINT) before the exact solver proved the
+/// answer exit 130 and say so in their JSON, `"stopped": "interrupted"` (as `solve`
+/// does), with the heuristic values marked `eval`, never `margin` (the session-11
+/// fresh-user trial: the JSON had no mark of the stop).
+#[test]
+fn analyze_and_bestmove_stopped_by_sigint_say_so_in_json() {
+    // `analyze` did not finish this 2x7 endgame in 71 s of CPU.
+    let pos = "giuthi 2,2,1,2,5,2,3/3,2,1,2,3,1,1 S 0,12";
+    for cmd in ["analyze", "bestmove"] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
+            .args([cmd, pos, "--threads", "1", "--json", "--quiet"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("giuthi runs");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // SAFETY: a plain kill(2) of the child we spawned, which has not been waited for.
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        assert_eq!(r, 0);
+        let out = child.wait_with_output().expect("giuthi ends");
+        assert_eq!(out.status.code(), Some(130), "{cmd}: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let v: Value = serde_json::from_str(stdout.lines().last().expect("a line"))
+            .unwrap_or_else(|e| panic!("{cmd}: {e}: {stdout}"));
+        assert_eq!(v["stopped"], "interrupted", "{cmd}: {v}");
+        assert_eq!(v["exact"], false, "{cmd}: {v}");
+        if cmd == "analyze" {
+            for m in v["moves"].as_array().expect("moves") {
+                assert!(m.get("margin").is_none() && m["eval"].is_number(), "{m}");
+            }
+        } else {
+            assert!(v.get("margin").is_none() && v["eval"].is_number(), "{v}");
+        }
+    }
+}
