@@ -287,8 +287,17 @@ fn retro_answer<R: Rules>(
     } else {
         Vec::new()
     };
+    // The answer is the move the principal variation starts with (a best move), so that
+    // the PV printed with it is its line (the pass's PV may follow another best move
+    // than the first in move order: the session-11 fresh-user trial, on Kiothi).
+    let best = sol
+        .pv
+        .first()
+        .copied()
+        .filter(|m| sol.best_moves.contains(m))
+        .or_else(|| sol.best_moves.first().copied());
     Some(Answer {
-        best: sol.best_moves.first().copied(),
+        best,
         exact: true,
         margin: Some(sol.margin),
         eval: None,

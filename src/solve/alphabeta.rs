@@ -79,6 +79,42 @@ struct Res {
     capped: bool,
 }
 
+impl Res {
+    /// A plain answer: `ok` with the fail-soft bound `v`, no repetition, no cut path.
+    #[inline(always)]
+    fn plain(ok: bool, v: Score) -> Option<Res> {
+        Some(Res {
+            ok,
+            v,
+            rep: NO_REP,
+            capped: false,
+        })
+    }
+}
+
+/// The exact futility bounds of a test `value >= x` at a node with `seeds` seeds on the
+/// board: the value lies in `{-inf}` and `[-S, S]` when the mover is the repetition
+/// game's bad side, in `[-S, S]` and `{+inf}` otherwise (V2, V3). `Err` is the answer at
+/// once; `Ok` the threshold to search with (clamped into the range, the same answers).
+#[inline(always)]
+fn futility(x: Score, seeds: Score, mover_bad: bool) -> Result<Score, Option<Res>> {
+    if mover_bad {
+        if x == NEG_INF {
+            return Err(Res::plain(true, NEG_INF));
+        }
+        if x > seeds {
+            return Err(Res::plain(false, seeds));
+        }
+        Ok(x.max(-seeds))
+    } else if x <= -seeds {
+        Err(Res::plain(true, -seeds))
+    } else if x > seeds {
+        Ok(POS_INF)
+    } else {
+        Ok(x)
+    }
+}
+
 /// Search options.
 #[derive(Debug, Clone)]
 pub struct SolverOptions {
@@ -1715,46 +1751,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         bad: Side,
     ) -> Option<Res> {
         let nodes0 = self.nodes;
-        let yes = |v: Score| {
-            Some(Res {
-                ok: true,
-                v,
-                rep: NO_REP,
-                capped: false,
-            })
-        };
-        let no = |v: Score| {
-            Some(Res {
-                ok: false,
-                v,
-                rep: NO_REP,
-                capped: false,
-            })
-        };
+        let yes = |v: Score| Res::plain(true, v);
+        let no = |v: Score| Res::plain(false, v);
         let rules = self.rules;
         let mover = rules.turn(s);
         let mover_bad = mover == bad;
         let seeds32 = rules.seeds_on_board(s);
         let seeds = seeds32 as Score;
-        let mut x = x;
-        if mover_bad {
-            // The value lies in {-inf} and [-S, S].
-            if x == NEG_INF {
-                return yes(NEG_INF);
-            }
-            if x > seeds {
-                return no(seeds);
-            }
-            x = x.max(-seeds);
-        } else {
-            // The value lies in [-S, S] and {+inf}.
-            if x <= -seeds {
-                return yes(-seeds);
-            }
-            if x > seeds {
-                x = POS_INF;
-            }
-        }
+        let x = match futility(x, seeds, mover_bad) {
+            Ok(x) => x,
+            Err(r) => return r,
+        };
         debug_assert_eq!(key, rules.key(s));
         // G10: a repetition of a state on the path ends the game. `path[ply..]` are stale
         // entries of earlier siblings: drop them first (keeping the chains exact). Only the

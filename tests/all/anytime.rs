@@ -606,3 +606,23 @@ fn analyze_and_bestmove_stopped_by_sigint_say_so_in_json() {
         }
     }
 }
+
+/// `bestmove` answered by the retrograde pass prints a principal variation that starts
+/// with the move it answers (V4: the PV is the answer's line). On these Kiothi endgames
+/// the pass's PV followed another best move (the session-11 fresh-user trial).
+#[test]
+fn bestmove_answered_by_the_pass_prints_its_own_line() {
+    for pos in [
+        "kiothi 1,0,2,0,0,0,0,0,0,0/0,1,0,1,0,1n,0,0,0,0 S 3,4 play",
+        "kiothi 1n,0,1n,0,0,1,2,0,1,0/0,1,0,0,0,1,0,1,0,0 S 3,4 play",
+        "kiothi 2,1,1,0,0,1,0,0,0,0/1,0,0,0,0,0,0,0,1,0 S 5,1 play",
+    ] {
+        let v = json_ok(&["bestmove", pos, "--threads", "1", "--json", "--quiet"]);
+        assert_eq!(v["exact"], true, "{pos}: {v}");
+        assert_eq!(v["pv"][0], v["move"], "{pos}: {v}");
+        let s = json_ok(&["solve", pos, "--threads", "1", "--json", "--quiet"]);
+        assert_eq!(v["margin"], s["margin"], "{pos}");
+        let best = s["best_moves"].as_array().expect("best_moves");
+        assert!(best.contains(&v["move"]), "{pos}: {v} not in {best:?}");
+    }
+}

@@ -20,7 +20,7 @@
 //! The path cap ([`SolverOptions::max_ply`](super::SolverOptions::max_ply)) and the end
 //! of the thread's stack are still honoured, since a user may set a short cap.
 
-use super::{child_threshold, to_parent, Res, Worker, NO_REP, PREFETCH_AHEAD};
+use super::{child_threshold, futility, to_parent, Res, Worker, NO_REP, PREFETCH_AHEAD};
 use crate::rules::{Child, Rules};
 use crate::solve::tt::work_of;
 use crate::types::Side;
@@ -44,44 +44,17 @@ impl<R: Rules> Worker<'_, R> {
         bad: Side,
     ) -> Option<Res> {
         let nodes0 = self.nodes;
-        let yes = |v: Score| {
-            Some(Res {
-                ok: true,
-                v,
-                rep: NO_REP,
-                capped: false,
-            })
-        };
-        let no = |v: Score| {
-            Some(Res {
-                ok: false,
-                v,
-                rep: NO_REP,
-                capped: false,
-            })
-        };
+        let yes = |v: Score| Res::plain(true, v);
+        let no = |v: Score| Res::plain(false, v);
         let rules = self.rules;
         let mover_bad = rules.turn(s) == bad;
         let seeds32 = rules.seeds_on_board(s);
         let seeds = seeds32 as Score;
-        let mut x = x;
         // The exact futility bounds, as in the general search.
-        if mover_bad {
-            if x == NEG_INF {
-                return yes(NEG_INF);
-            }
-            if x > seeds {
-                return no(seeds);
-            }
-            x = x.max(-seeds);
-        } else {
-            if x <= -seeds {
-                return yes(-seeds);
-            }
-            if x > seeds {
-                x = POS_INF;
-            }
-        }
+        let x = match futility(x, seeds, mover_bad) {
+            Ok(x) => x,
+            Err(r) => return r,
+        };
         debug_assert_eq!(key, rules.key(s));
         let oracle_max = self.solver.oracle_max;
         if let Some(o) = &self.solver.oracle {
