@@ -150,9 +150,10 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     let t_start = Instant::now();
     let user_stop = stop_flag();
     // With --movetime, the tables are sized to what the time can fill (a --hash given is
-    // the most the exact solver's table takes): a fresh table's pages are cleared by the kernel as the search first touches them, and
-    // on a loaded machine that cost (for the default 64 MB) ate the exact share and left
-    // the heuristic search one depth (issue 13, the fresh user's 2x8 endgame).
+    // the most the exact solver's table takes): the kernel clears a fresh table's pages as
+    // the search first touches them, and on a loaded machine that cost (for the default
+    // 64 MB) ate the exact share and left the heuristic search one depth (issue 13, the
+    // fresh user's 2x8 endgame).
     let mut c = c.clone();
     let mut heuristic_mb = HEURISTIC_HASH_MB;
     if let Some(t) = a.movetime {
