@@ -27,6 +27,15 @@
 //!
 //!     cargo run --release --example retro_endgames -- --whole [COUNT] [SEED] [CAP]
 //!
+//! With `--caps` it compares two caps of the race, `CAP` and `CAP_B` (default 2^24),
+//! each as `giuthi solve POSITION --threads 1` does it (the race, then the search from
+//! the race's table) with the search stopped at `LIMIT` nodes in all (default 30,000,000):
+//! per cap the distribution of the CPU time of the positions it solved, how many it left
+//! unsolved at the limit, and each position where one cap solved and the other did not
+//! (docs/performance.md, Session 12). Margins solved by both must agree.
+//!
+//!     cargo run --release --example retro_endgames -- --caps [COUNT] [SEED] [CAP] [CAP_B] [LIMIT]
+//!
 //! With `--kalah` it measures Kalah instead (the evidence for Kalah's place in
 //! `retro::EARLY_EXIT_GAMES`): random Kalah positions, 3 to 8 pits a row, 6 to 40 seeds,
 //! each graph enumerated without the early exit up to `CAP` states; it prints the
@@ -97,6 +106,12 @@ fn main() {
     }
     if args.iter().any(|a| a == "--whole") {
         whole(count, seed, cap, &variants, verbose);
+        return;
+    }
+    if args.iter().any(|a| a == "--caps") {
+        let cap_b = nums.get(3).copied().unwrap_or(1 << 24) as usize;
+        let limit = nums.get(4).copied().unwrap_or(30_000_000);
+        caps(count, seed, [cap, cap_b], limit, &variants, verbose);
         return;
     }
     let mut rng = Rng(seed);
@@ -358,6 +373,16 @@ fn random_endgame(rng: &mut Rng, variants: &[Variant]) -> Position<Giuthi> {
 /// found (`pass`, `race`: the search won the race, `search`: after the pass gave up,
 /// `limit`: the search stopped at [`SEARCH_NODES`]) and the search's nodes.
 fn solve_whole<R: Rules>(pos: &Position<R>, cap: usize, race: bool) -> (i32, &'static str, u64) {
+    solve_whole_limit(pos, cap, race, SEARCH_NODES)
+}
+
+/// [`solve_whole`] with the search stopped at `limit` nodes in all.
+fn solve_whole_limit<R: Rules>(
+    pos: &Position<R>,
+    cap: usize,
+    race: bool,
+    limit: u64,
+) -> (i32, &'static str, u64) {
     let opts = SolverOptions {
         threads: 1,
         hash_mb: 64,
@@ -387,7 +412,7 @@ fn solve_whole<R: Rules>(pos: &Position<R>, cap: usize, race: bool) -> (i32, &'s
         Ok((sol, _)) => (sol.margin, "pass", 0),
         Err(RetroError::Raced) => (searched.expect("raced"), "race", solver.nodes()),
         Err(_) => {
-            let solver = solver.stop_after_nodes(SEARCH_NODES);
+            let solver = solver.stop_after_nodes(limit);
             match solver.solve(pos) {
                 Ok(sol) => (sol.margin, "search", solver.nodes()),
                 Err(_) => (i32::MIN, "limit", solver.nodes()),
@@ -447,4 +472,77 @@ fn whole(count: usize, seed: u64, cap: usize, variants: &[Variant], verbose: boo
     }
     println!("race answered by: {how_race:?}");
     println!("over {SEARCH_NODES} search nodes (left out, the same search for both): {limit}");
+}
+
+/// The `--caps` measurement (see the module's documentation).
+fn caps(
+    count: usize,
+    seed: u64,
+    caps: [usize; 2],
+    limit: u64,
+    variants: &[Variant],
+    verbose: bool,
+) {
+    let mut rng = Rng(seed);
+    let mut t: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut unsolved = [0usize; 2];
+    let mut how: [std::collections::BTreeMap<&str, usize>; 2] = Default::default();
+    let mut differ = Vec::new();
+    for k in 0..count {
+        let pos = random_endgame(&mut rng, variants);
+        let mut got = [(0, "", 0u64, 0.0); 2];
+        for (w, &cap) in caps.iter().enumerate() {
+            let t0 = process_cpu_seconds();
+            let (m, h, n) = solve_whole_limit(&pos, cap, true, limit);
+            got[w] = (m, h, n, process_cpu_seconds() - t0);
+            *how[w].entry(h).or_insert(0) += 1;
+            if h == "limit" {
+                unsolved[w] += 1;
+            } else {
+                t[w].push(got[w].3);
+            }
+        }
+        if verbose {
+            println!(
+                "{k:4} {pos}  cap {}: {:.3} s ({}, {} nodes)  cap {}: {:.3} s ({}, {} nodes)",
+                caps[0], got[0].3, got[0].1, got[0].2, caps[1], got[1].3, got[1].1, got[1].2
+            );
+        }
+        match (got[0].1 == "limit", got[1].1 == "limit") {
+            (false, false) => assert_eq!(got[0].0, got[1].0, "{pos}: the two caps differ"),
+            (true, true) => {}
+            _ => differ.push(format!(
+                "{pos}: cap {} {:.3} s ({}), cap {} {:.3} s ({})",
+                caps[0], got[0].3, got[0].1, caps[1], got[1].3, got[1].1
+            )),
+        }
+    }
+    println!(
+        "{count} random endgames (seed {seed}), boards 2x4..2x10, every variant, 6..14 seeds, \
+         the race then the search to {limit} nodes in all, one thread"
+    );
+    println!("| cap | solved | median CPU s | 90% | 99% | max | total | unsolved at the limit |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for w in 0..2 {
+        let v = &mut t[w];
+        v.sort_by(|a, b| a.total_cmp(b));
+        let q = |f: f64| v[((v.len() - 1) as f64 * f).round() as usize];
+        println!(
+            "| {} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {} |",
+            caps[w],
+            v.len(),
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            v[v.len() - 1],
+            v.iter().sum::<f64>(),
+            unsolved[w]
+        );
+    }
+    for w in 0..2 {
+        println!("cap {} answered by: {:?}", caps[w], how[w]);
+    }
+    for d in &differ {
+        println!("solved by one cap only: {d}");
+    }
 }

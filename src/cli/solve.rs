@@ -117,9 +117,11 @@ pub struct SearchArgs {
           value_parser = super::common::whole::<u64>(1, 1 << 26))]
     pub max_ply: Option<u64>,
     /// Solve outright, by a retrograde pass over the reachable graph, a position whose
-    /// graph has at most this many states (default 1048576, about 200 MB; 0: never):
-    /// exact like the search and instant on endgames (docs/solver.md, Retrograde solve).
-    /// Larger graphs go to the search.
+    /// graph has at most this many states (default: what a quarter of the memory available
+    /// holds at 256 bytes a state, between 2^20 and 2^24 = 16777216, about 3.5 GB; 0:
+    /// never): exact like the search, and seconds where a search can take minutes
+    /// (docs/solver.md, Retrograde solve). The search races it; larger graphs go to the
+    /// search.
     #[arg(long, value_name = "STATES", value_parser = super::common::whole::<usize>(0, u64::MAX))]
     pub retro_states: Option<usize>,
     /// Tests only: the first path cap of each test in plies (default 4).
@@ -141,7 +143,7 @@ impl SearchArgs {
             tb: self.tb.clone(),
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
-            retro_states: self.retro_states.unwrap_or(retro::DEFAULT_MAX_STATES),
+            retro_states: self.retro_states.unwrap_or_else(default_retro_states),
             analyze: false,
             bounds: false,
             tb_where_present: false,
@@ -255,6 +257,18 @@ pub(super) fn stop_flag() -> Arc<AtomicBool> {
         flag
     })
     .clone()
+}
+
+/// The default `--retro-states`: [`retro::default_max_states`] of the memory available
+/// (`MemAvailable` of `/proc/meminfo`; the least default where that cannot be read).
+pub(super) fn default_retro_states() -> usize {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+        let line = t.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+    });
+    available.map_or(retro::DEFAULT_MAX_STATES, |kb| {
+        retro::default_max_states(kb.saturating_mul(1024))
+    })
 }
 
 pub(super) fn default_threads() -> usize {

@@ -39,9 +39,43 @@ use crate::types::Side;
 use crate::value::{Bounds, GameResult, Score, NEG_INF, POS_INF};
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The default cap on the states of a graph solved by [`solve_position`] in the CLI
-/// (`--retro-states`): a million states take about 200 MB and well under a second.
+/// The least default cap on the states of a graph solved by [`solve_position`] in the CLI
+/// (`--retro-states`), and the cap of the server's jobs: a million states take about
+/// 200 MB and well under a second. The CLI's default is [`default_max_states`] of the
+/// memory available, at least this.
 pub const DEFAULT_MAX_STATES: usize = 1 << 20;
+
+/// The largest default cap ([`default_max_states`]): 2^24 = 16,777,216 states, about
+/// 3.5 GB and 20 to 30 s of CPU for a graph that fills it (docs/solver.md, Retrograde
+/// solve).
+pub const MAX_DEFAULT_STATES: usize = 1 << 24;
+
+/// Bytes of memory a state of the pass may take, rounded up from the measured peak
+/// resident size (about 210 bytes a state at 4 to 5 M states, with the search's 64 MB
+/// table; docs/performance.md, Session 12).
+pub const BYTES_PER_STATE: u64 = 256;
+
+/// The default cap of the CLI's retrograde pass on a machine with `available_bytes` of
+/// memory available (`MemAvailable`): the states that a quarter of it holds at
+/// [`BYTES_PER_STATE`], between [`DEFAULT_MAX_STATES`] and [`MAX_DEFAULT_STATES`].
+///
+/// A graph just above the old fixed cap of 2^20 states (a 2x7 endgame of 10 seeds has
+/// 4.8 M) used to go to the search, which can take minutes on it; the pass solves it in
+/// seconds. The race ([`race_budget`]) keeps the cost of a larger cap bounded where the
+/// search is the faster side.
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::solve::retro::{default_max_states, DEFAULT_MAX_STATES, MAX_DEFAULT_STATES};
+/// assert_eq!(default_max_states(24 << 30), MAX_DEFAULT_STATES); // 24 GB
+/// assert_eq!(default_max_states(4 << 30), 4 << 20); // 4 GB: a quarter at 256 B a state
+/// assert_eq!(default_max_states(0), DEFAULT_MAX_STATES);
+/// ```
+pub fn default_max_states(available_bytes: u64) -> usize {
+    let states = available_bytes / 4 / BYTES_PER_STATE;
+    (states.min(MAX_DEFAULT_STATES as u64) as usize).max(DEFAULT_MAX_STATES)
+}
 
 /// Why the retrograde solver gave up on a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -114,34 +148,62 @@ pub const BOUND_FACTOR: f64 = 8.0;
 
 /// The first checkpoint of the race ([`solve_graph_racing`]): the pass asks its race
 /// whether the search finished each time its states reach `RACE_STATES * RACE_STEP^k`
-/// (16,384, 65,536, 262,144, ... below the cap). A graph of at most 16,384 states
+/// (16,384, 65,536, 262,144, 1,048,576), then twice as many each time (2^21, 2^22, ...
+/// below the cap: [`RACE_BALANCED_FROM`]). A graph of at most 16,384 states
 /// (about 10 ms) is solved by the pass alone, as before the race.
 pub const RACE_STATES: usize = 1 << 14;
 
-/// The factor between two checkpoints of the race ([`RACE_STATES`]).
+/// The factor between two checkpoints of the race ([`RACE_STATES`]) below
+/// [`RACE_BALANCED_FROM`] states; above it the checkpoints double (2^21, 2^22, ...), so
+/// that a search that wins there waits at most as long again for its next budget.
 pub const RACE_STEP: usize = 4;
 
 /// The search's node budget at a checkpoint of the race, per state the pass has
-/// enumerated by then: [`race_budget`]`(states) = states / RACE_STATES_PER_NODE`. A search
-/// node costs about as much as two states of the pass (its enumeration and sweeps; docs/
-/// solver.md, The race), so the race spends at most about as much on the losing side as
-/// on the winning one (docs/performance.md, Session 9).
+/// enumerated by then, below [`RACE_BALANCED_FROM`] states. A search node costs about as
+/// much as two states of the pass (its enumeration and sweeps; docs/solver.md, The race),
+/// so on small graphs the race spends at most about as much on the losing side as on the
+/// winning one (docs/performance.md, Session 9).
 pub const RACE_STATES_PER_NODE: usize = 4;
 
-/// The search's cumulative node budget when the pass has enumerated `states` states
-/// ([`RACE_STATES_PER_NODE`]).
+/// Where the race becomes balanced: past this many states every further state of the
+/// pass gives the search one more node, and the checkpoints double instead of
+/// quadrupling. A large graph (seconds of pass) is as likely to be the search's as the
+/// pass's, and a node of a Giuthi search costs about as much CPU as a state of a large
+/// graph (0.7 to 1.4 µs), so the two sides then spend about the same (docs/performance.md,
+/// Session 12).
+pub const RACE_BALANCED_FROM: usize = 1 << 20;
+
+/// The search's cumulative node budget when the pass has enumerated `states` states:
+/// a quarter of a node a state up to [`RACE_BALANCED_FROM`] ([`RACE_STATES_PER_NODE`]),
+/// one node a state beyond.
 ///
 /// # Examples
 ///
 /// ```
 /// use giuthi::solve::retro::{race_budget, RACE_STATES};
 /// assert_eq!(race_budget(RACE_STATES), 4_096);
+/// assert_eq!(race_budget(1 << 20), 1 << 18);
+/// assert_eq!(race_budget(1 << 22), (1 << 18) + (3 << 20));
 /// ```
 pub fn race_budget(states: usize) -> u64 {
-    (states / RACE_STATES_PER_NODE) as u64
+    let small = states.min(RACE_BALANCED_FROM);
+    (small / RACE_STATES_PER_NODE + (states - small)) as u64
 }
 
-/// [`BOUND_FACTOR`] for Kalah: its graphs are a smaller part of their bound (PLACEHOLDER).
+/// The checkpoint of the race after the one at `states` ([`RACE_STEP`],
+/// [`RACE_BALANCED_FROM`]).
+fn next_checkpoint(states: usize) -> usize {
+    if states < RACE_BALANCED_FROM {
+        states.saturating_mul(RACE_STEP)
+    } else {
+        states.saturating_mul(2)
+    }
+}
+
+/// [`BOUND_FACTOR`] for Kalah: its graphs are a small and unpredictable part of their
+/// bound (0.01% to 6%), and alpha-beta solves them far faster than the pass, so a Kalah
+/// graph whose bound is over the cap is given up at once (docs/solver.md, The early exit;
+/// `examples/retro_endgames.rs --kalah`).
 pub const KALAH_BOUND_FACTOR: f64 = 1.0;
 
 /// The games whose graphs the early exit may give up: those where the fraction of
@@ -673,7 +735,7 @@ impl<R: Rules> GraphValues<R> {
                     }
                     states.push(c.state);
                     if states.len() == next_race {
-                        next_race = next_race.saturating_mul(RACE_STEP);
+                        next_race = next_checkpoint(next_race);
                         if race(states.len()) {
                             return Err(RetroError::Raced);
                         }

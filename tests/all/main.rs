@@ -25,6 +25,7 @@ mod naive_sower;
 mod perft;
 mod positions;
 mod properties;
+mod retro_cap;
 mod rules_giuthi;
 mod rules_kalah;
 mod rules_trace;
