@@ -388,7 +388,9 @@ impl<R: Evaluate> HeuristicSearch<R> {
             // Not even depth 1 finished: the move that captures most, by its evaluation.
             let c = order[0];
             let c = root_kids[c];
-            let eval = self.weights.score(&self.rules.features(&pos.state, &root_kids));
+            let eval = self
+                .weights
+                .score(&self.rules.features(&pos.state, &root_kids));
             last = Some(Iteration {
                 depth: 0,
                 best: c.mv,
@@ -688,4 +690,3 @@ impl<R: Evaluate> HeuristicSearch<R> {
         }
     }
 }
-
