@@ -68,8 +68,14 @@ impl<R: Rules> Position<R> {
 
     /// Whether the game is over (no legal move, not even a pass). Never in a position whose
     /// moves cannot be listed ([`Rules::can_enumerate`], the Kiothi opening).
+    ///
+    /// A legal move of a short sowing answers at once: a Kiothi sowing of millions of laps
+    /// (K11) is sown to its end only when no shorter one is legal ([`crate::rules::root_moves`]).
     pub fn is_over(&self) -> bool {
-        self.rules.can_enumerate(&self.state) && self.children().is_empty()
+        self.rules.can_enumerate(&self.state)
+            && crate::rules::root_moves(&self.rules, &self.state, &mut || true)
+                .0
+                .is_empty()
     }
 
     /// The position after a child of this position (captured seeds credited to the mover).

@@ -37,7 +37,7 @@
 use super::eval::{Evaluate, Weights};
 use super::small::SmallEndgames;
 use super::table::{Bound, Entry, HeuristicTable};
-use crate::rules::{Child, Rules};
+use crate::rules::{root_moves, Child, Rules};
 use crate::solve::EndgameOracle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -81,6 +81,9 @@ pub struct Iteration<R: Rules> {
     /// Every root move's score (only with [`HeuristicSearch::set_all_moves`]; else empty),
     /// in move order: `(move, score, proven)`.
     pub moves: Vec<(R::Move, i32, bool)>,
+    /// Root lifts left out because their sowing was still running at the deadline
+    /// (Kiothi, K11: legal or endless, not known which); 0 when every legal move is in.
+    pub undecided: usize,
     /// Nodes searched so far by this search (all iterations).
     pub nodes: u64,
     /// Seconds since the search started.
@@ -134,6 +137,10 @@ pub struct HeuristicSearch<R: Evaluate> {
     /// The root's side to move (for the contempt).
     root_side: Option<crate::types::Side>,
     nodes: u64,
+    /// Root lifts left undecided by the last run (see [`HeuristicSearch::root_undecided`]).
+    root_undecided: usize,
+    /// The root moves of the last run.
+    root_kids: Vec<Child<R>>,
     limits: Limits,
     aborted: bool,
     /// `(key, seeds on the board)` of the game's history, the root and the path.
@@ -159,6 +166,8 @@ impl<R: Evaluate> HeuristicSearch<R> {
             contempt: 0,
             root_side: None,
             nodes: 0,
+            root_undecided: 0,
+            root_kids: Vec::new(),
             limits: Limits::default(),
             aborted: false,
             path: Vec::new(),
@@ -223,11 +232,29 @@ impl<R: Evaluate> HeuristicSearch<R> {
         self.weights
     }
 
-    /// The evaluation of `s` for the side to move, in hundredths of a seed.
+    /// The evaluation of `s` for the side to move, in hundredths of a seed. Its moves are
+    /// generated with every sowing of [`SOW_STOP_INTERVAL`] laps or more left out
+    /// (Kiothi, K11: such a sowing may be endless, and a guess need not wait for it), so
+    /// the evaluation takes a bounded time and is the same on every run.
+    ///
+    /// [`SOW_STOP_INTERVAL`]: crate::rules::kiothi::SOW_STOP_INTERVAL
     pub fn evaluate(&self, s: &R::State) -> i32 {
         let mut kids = Vec::new();
-        self.rules.children(s, &mut kids);
+        self.rules.children_until(s, &mut kids, &mut || true);
         self.weights.score(&self.rules.features(s, &kids))
+    }
+
+    /// How many root lifts the last [`HeuristicSearch::run`] left undecided: sowings
+    /// still running at its deadline or stop (Kiothi, K11), each either legal or
+    /// endless, so neither searched nor answered (0: every legal root move was known).
+    pub fn root_undecided(&self) -> usize {
+        self.root_undecided
+    }
+
+    /// The root moves of the last [`HeuristicSearch::run`]: every one legal and fully sown
+    /// (those whose sowing was decided in time, see [`HeuristicSearch::root_undecided`]).
+    pub fn root_children(&self) -> &[Child<R>] {
+        &self.root_kids
     }
 
     /// Searches `pos` by iterative deepening within `limits`, calling `on_iteration` after
@@ -246,15 +273,18 @@ impl<R: Evaluate> HeuristicSearch<R> {
         self.limits = limits.clone();
         self.aborted = false;
         self.nodes = 0;
-        let mut root_kids = Vec::new();
         // At the deadline a root move whose sowing is still undecided (K11) is left out:
-        // every move kept is legal, and the search is then never complete.
-        let mut undecided = self.children_on_time(&pos.state, &mut root_kids);
-        if root_kids.is_empty() && undecided > 0 {
-            // No move known legal yet: one is needed, whatever the time.
-            self.rules.children(&pos.state, &mut root_kids);
-            undecided = 0;
-        }
+        // every move kept is legal and fully sown, and the search is then never complete.
+        // With no move known legal yet, the lifts are sown on until one is
+        // (docs/anytime.md, "The root's moves and the clock").
+        let deadline = limits.deadline;
+        let stop = self.stop.clone();
+        let (root_kids, undecided) = root_moves(&self.rules, &pos.state, &mut || {
+            stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                || deadline.is_some_and(|t| Instant::now() >= t)
+        });
+        self.root_undecided = undecided;
+        self.root_kids.clone_from(&root_kids);
         if root_kids.is_empty() {
             return None;
         }
@@ -332,6 +362,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 } else {
                     last.as_ref().map(|l| l.moves.clone()).unwrap_or_default()
                 },
+                undecided,
                 nodes: self.nodes,
                 seconds: t0.elapsed().as_secs_f64(),
             };
@@ -357,7 +388,9 @@ impl<R: Evaluate> HeuristicSearch<R> {
             // Not even depth 1 finished: the move that captures most, by its evaluation.
             let c = order[0];
             let c = root_kids[c];
-            let eval = self.evaluate(&pos.state);
+            let eval = self
+                .weights
+                .score(&self.rules.features(&pos.state, &root_kids));
             last = Some(Iteration {
                 depth: 0,
                 best: c.mv,
@@ -366,6 +399,7 @@ impl<R: Evaluate> HeuristicSearch<R> {
                 complete: false,
                 pv: vec![c.mv],
                 moves: Vec::new(),
+                undecided,
                 nodes: self.nodes,
                 seconds: t0.elapsed().as_secs_f64(),
             });

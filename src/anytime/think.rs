@@ -17,7 +17,7 @@
 use super::eval::{Evaluate, Weights};
 use super::search::{HeuristicSearch, Iteration, Limits};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{root_moves, Rules};
 use crate::solve::alphabeta::{Interrupted, Solver};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -155,6 +155,11 @@ pub struct Answer<R: Rules> {
     pub moves: Vec<MoveValue<R>>,
     /// The exact solver was stopped by the user (no budget given): what it had proven.
     pub interrupted: Option<Interrupted>,
+    /// Root lifts whose sowing was still running when the time was up (Kiothi, K11: each
+    /// is a legal move or an endless sowing, not known which), so neither searched nor
+    /// listed in [`Answer::moves`]; 0 when every legal move was known. Never with
+    /// `exact` (docs/anytime.md, "The root's moves and the clock").
+    pub undecided: usize,
 }
 
 /// Thinks about `pos` (whose game so far is `history`, oldest first) and answers.
@@ -186,6 +191,7 @@ pub fn think<R: Evaluate>(
         seconds: 0.0,
         moves: Vec::new(),
         interrupted: None,
+        undecided: 0,
     };
     if pos.is_over() || !pos.rules.can_enumerate(&pos.state) {
         answer.seconds = t0.elapsed().as_secs_f64();
@@ -269,7 +275,9 @@ pub fn think<R: Evaluate>(
         }
     }
     answer.nodes = exact_nodes + heuristic_result.as_ref().map_or(0, |it| it.nodes);
+    let heuristic_ran = heuristic_result.is_some();
     if let Some(it) = heuristic_result {
+        answer.undecided = heuristic.root_undecided();
         answer.best = Some(it.best);
         answer.depth = Some(it.depth);
         answer.pv = it.pv.clone();
@@ -290,17 +298,31 @@ pub fn think<R: Evaluate>(
             })
             .collect();
     } else {
-        // Not even the heuristic search ran (a budget spent by the exact share of 1).
-        let mut kids = Vec::new();
-        pos.rules.children(&pos.state, &mut kids);
+        // Not even the heuristic search ran (a budget spent by the exact share of 1): the
+        // moves of the short sowings, or the first long one sown to its end.
+        let (kids, undecided) = root_moves(&pos.rules, &pos.state, &mut || true);
+        answer.undecided = undecided;
         answer.best = kids.first().map(|c| c.mv);
         answer.pv = answer.best.into_iter().collect();
-        answer.eval = Some(eval_seeds(d, heuristic.evaluate(&pos.state)));
+        answer.eval = Some(eval_seeds(
+            d,
+            heuristic
+                .weights()
+                .score(&pos.rules.features(&pos.state, &kids)),
+        ));
         answer.depth = Some(0);
     }
     if opts.all_moves && answer.moves.is_empty() {
-        // Not even one depth finished: each move by the evaluation of its position.
-        for c in pos.children() {
+        // Not even one depth finished: each move by the evaluation of its position (the
+        // moves known, as above; `undecided` counts the others).
+        let kids = if heuristic_ran {
+            heuristic.root_children().to_vec()
+        } else {
+            let (kids, undecided) = root_moves(&pos.rules, &pos.state, &mut || true);
+            answer.undecided = undecided;
+            kids
+        };
+        for c in kids {
             let e = heuristic.evaluate(&c.state);
             let e = 100 * c.captured as i32 + if c.turn_passes { -e } else { e };
             answer.moves.push(MoveValue {

@@ -18,7 +18,9 @@ use giuthi::{with_position, Position};
     seeds included), the position counted as already played (RULES.md V4), when the exact \
     solver settles them (all moves or none); otherwise (--movetime spent, or Ctrl-C) each \
     move's heuristic evaluation, the estimated final margin in seeds, marked `eval` \
-    (JSON: \"exact\": false, and \"eval\" instead of \"margin\" in each move).")]
+    (JSON: \"exact\": false, and \"eval\" instead of \"margin\" in each move). A Kiothi lift \
+    still being sown when the time ran out (K11: legal or endless, not known which) is not \
+    listed; a note says how many (JSON: \"undecided\": N, and \"exact\": false).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,
@@ -56,8 +58,11 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
             })
             .collect();
         let mut v = serde_json::json!({"position": pos.to_string(),
-            "exact": a.moves.iter().all(|m| m.exact), "moves": moves,
+            "exact": a.undecided == 0 && a.moves.iter().all(|m| m.exact), "moves": moves,
             "nodes": a.nodes, "seconds": a.seconds, "depth": a.depth});
+        if a.undecided > 0 {
+            v["undecided"] = a.undecided.into();
+        }
         if let Some(why) = stop_reason(stopped, a.interrupted.as_ref()) {
             v["stopped"] = why.into();
         }
@@ -83,11 +88,24 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
                 _ => {}
             }
         }
+        if a.undecided > 0 {
+            println!("{}", undecided_note(a.undecided));
+        }
     }
     if let Some(e) = &a.interrupted {
         return Ok(report_stop(pos, e, false));
     }
     Ok(if stopped { 130 } else { 0 })
+}
+
+/// The line saying that `n` root lifts were still being sown when the time ran out
+/// (Kiothi, K11; docs/anytime.md, "The root's moves and the clock").
+pub(super) fn undecided_note(n: usize) -> String {
+    format!(
+        "note: {n} lift{} still being sown when the time ran out (K11: legal or endless, \
+         not known which): not examined",
+        if n == 1 { " was" } else { "s were" }
+    )
 }
 
 /// The JSON `stopped` field of `analyze` and `bestmove`, as `solve`'s: `"interrupted"`

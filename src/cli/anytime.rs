@@ -308,5 +308,6 @@ fn retro_answer<R: Rules>(
         seconds: t0.elapsed().as_secs_f64(),
         moves,
         interrupted: None,
+        undecided: 0,
     })
 }

@@ -25,7 +25,9 @@ use std::time::Instant;
     proved, its transposition table's move tried first; all of them: giuthi solve); a heuristic move comes with its evaluation, \
     the estimated final margin for the side to move in seeds. --json prints one object: \
     {\"position\",\"move\",\"exact\",\"margin\" (when exact),\"eval\" (when not),\"depth\" \
-    (heuristic depth, null when exact),\"pv\",\"nodes\",\"seconds\"}.\n\n\
+    (heuristic depth, null when exact),\"pv\",\"nodes\",\"seconds\"}, and \"undecided\": N when \
+    the time ran out with N Kiothi lifts still being sown (K11: each legal or endless; the \
+    move answered is always a fully sown legal one, docs/anytime.md).\n\n\
     Exit codes: 0 answered; 2 a usage error; 130 stopped by Ctrl-C (the best move found so \
     far is still printed).")]
 pub struct Args {
@@ -71,6 +73,9 @@ fn bestmove<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::
         if let Some(e) = a.eval.filter(|_| !a.exact) {
             v["eval"] = e.into();
         }
+        if a.undecided > 0 {
+            v["undecided"] = a.undecided.into();
+        }
         if let Some(why) = super::analyze::stop_reason(stopped, a.interrupted.as_ref()) {
             v["stopped"] = why.into();
         }
@@ -78,6 +83,9 @@ fn bestmove<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::
     } else {
         println!("{best}");
         if !args.search.quiet {
+            if a.undecided > 0 {
+                eprintln!("{}", super::analyze::undecided_note(a.undecided));
+            }
             if a.exact {
                 eprintln!(
                     "bestmove {best} exact: margin {:+} ({}), pv {}",

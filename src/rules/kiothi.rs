@@ -780,7 +780,43 @@ impl Kiothi {
         &self,
         s: &KiothiState,
         out: &mut Vec<Child<Kiothi>>,
+        stop: impl FnMut() -> bool,
+    ) -> usize {
+        self.children_within_inner(s, out, stop, false)
+    }
+
+    /// [`Kiothi::children_within`] for a mover who must move (the root of a search with a
+    /// clock, docs/anytime.md): `stop` is not obeyed while `out` is still empty, so the
+    /// lifts are sown in order, each to its end, until one is legal; from then on as in
+    /// `children_within`. `out` is empty only when the mover has no legal sowing (K10;
+    /// the return is then 0).
+    ///
+    /// ```
+    /// use giuthi::rules::kiothi::Kiothi;
+    /// use giuthi::Position;
+    /// // RULES.md K11's example: 14x6 and 14x8 are sowings of millions of laps.
+    /// let p: Position<Kiothi> =
+    ///     "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play".parse()?;
+    /// let mut kids = Vec::new();
+    /// let undecided = p.rules.children_within_one(&p.state, &mut kids, || true);
+    /// assert!(!kids.is_empty() && undecided > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn children_within_one(
+        &self,
+        s: &KiothiState,
+        out: &mut Vec<Child<Kiothi>>,
+        stop: impl FnMut() -> bool,
+    ) -> usize {
+        self.children_within_inner(s, out, stop, true)
+    }
+
+    fn children_within_inner(
+        &self,
+        s: &KiothiState,
+        out: &mut Vec<Child<Kiothi>>,
         mut stop: impl FnMut() -> bool,
+        need_one: bool,
     ) -> usize {
         out.clear();
         if s.phase != Phase::Play {
@@ -789,7 +825,9 @@ impl Kiothi {
         let mut undecided = 0;
         for p in self.row(s.turn) {
             for k in 1..=s.pits[p] as u32 {
-                match self.sow_inner(s, p, k, &mut stop) {
+                let known = !out.is_empty();
+                let mut stop_now = || (known || !need_one) && stop();
+                match self.sow_inner(s, p, k, &mut stop_now) {
                     Some(Ok(sw)) => {
                         out.push(self.child(p, k, false, sw.state, sw.captured, &sw));
                         if let Some(extra) = sw.bonus {
@@ -1080,6 +1118,16 @@ impl Rules for Kiothi {
         stop: &mut dyn FnMut() -> bool,
     ) -> usize {
         self.children_within(s, out, stop)
+    }
+
+    /// [`Kiothi::children_within_one`].
+    fn children_until_one(
+        &self,
+        s: &KiothiState,
+        out: &mut Vec<Child<Kiothi>>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children_within_one(s, out, stop)
     }
 
     /// `false` in the opening phases (`open1`, `open2`): the redistributions are too many

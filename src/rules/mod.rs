@@ -209,6 +209,21 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         0
     }
 
+    /// [`Rules::children_until`] for a mover who must move (the root of a search with a
+    /// clock, docs/anytime.md "The root's moves and the clock"): `stop` is obeyed only
+    /// once `out` holds a legal move, so `out` is empty only when the game is over (and
+    /// the return is then 0). The default is `children_until`, which is complete in every
+    /// game but Kiothi.
+    #[inline]
+    fn children_until_one(
+        &self,
+        s: &Self::State,
+        out: &mut Vec<Child<Self>>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
+        self.children_until(s, out, stop)
+    }
+
     /// Whether [`Rules::children`] lists the moves of `s`. `false` where the moves are too
     /// many to list (the Kiothi opening redistributions, K3): `children` is then empty
     /// although the game is not over, and solvers must refuse the position; [`Rules::play`]
@@ -281,4 +296,40 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn pit_label(&self, s: &Self::State, pit: usize) -> String {
         self.seeds(s, pit).to_string()
     }
+}
+
+/// The root's moves for a search with a clock (docs/anytime.md, "The root's moves and the
+/// clock"): every legal move whose sowing is decided before `stop` returns true
+/// ([`Rules::children_until`]), and the number of lifts left undecided (Kiothi, K11: a
+/// sowing of millions of laps may be endless, hence not a move at all). When `stop`
+/// came before any move was known legal, the lifts are sown on, each to its end, until
+/// one is ([`Rules::children_until_one`]): a player must move, and only a fully sown
+/// sowing is a legal move. So the moves are empty only when the game is over (or its
+/// moves are not listed, [`Rules::can_enumerate`]).
+///
+/// ```
+/// use giuthi::rules::root_moves;
+/// use giuthi::rules::kiothi::Kiothi;
+/// use giuthi::Position;
+/// // RULES.md K11's example: 14x6 (12 million laps, endless) and 14x8 are left out.
+/// let p: Position<Kiothi> =
+///     "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play".parse()?;
+/// let (kids, undecided) = root_moves(&p.rules, &p.state, &mut || true);
+/// assert!(!kids.is_empty() && undecided >= 2);
+/// assert!(kids.iter().all(|c| p.play(c.mv).is_ok()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn root_moves<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    stop: &mut dyn FnMut() -> bool,
+) -> (Vec<Child<R>>, usize) {
+    let mut kids = Vec::new();
+    let mut undecided = rules.children_until(s, &mut kids, stop);
+    if kids.is_empty() && undecided > 0 {
+        // Every lift still undecided is a long one (a sowing shorter than
+        // SOW_STOP_INTERVAL laps is always decided): sown again, in order, until one ends.
+        undecided = rules.children_until_one(s, &mut kids, &mut || true);
+    }
+    (kids, undecided)
 }

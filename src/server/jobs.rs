@@ -480,7 +480,7 @@ fn watch<T>(user: &AtomicBool, solver_flag: &AtomicBool, f: impl FnOnce() -> T) 
 
 /// The JSON of one heuristic iteration: `{"label", "depth", "nodes", "seconds", "best",
 /// "eval", "pv", "moves": [{"move", "exact", "eval"} or {"move", "exact": true,
-/// "margin"}]}`, in final margins for the side to move (captured seeds included, `d`),
+/// "margin"}], "undecided" (when some root lifts were still being sown, K11)}`, in final margins for the side to move (captured seeds included, `d`),
 /// evals in seeds; a move is exact only where the search proved it (as the anytime
 /// driver labels it).
 fn heuristic_json<R: Rules>(it: &Iteration<R>, d: i32) -> Value {
@@ -508,6 +508,10 @@ fn heuristic_json<R: Rules>(it: &Iteration<R>, d: i32) -> Value {
     best["best"] = json!(it.best.to_string());
     best["pv"] = json!(it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
     best["moves"] = json!(moves);
+    if it.undecided > 0 {
+        // Root lifts still being sown at the heuristic look's deadline (K11): not listed.
+        best["undecided"] = json!(it.undecided);
+    }
     best
 }
 

@@ -1227,6 +1227,16 @@ impl<R: Rules> Solver<R> {
         self.finish(pos, BoundRanges::exact(bounds), start_nodes, true)
     }
 
+    /// Every move of `s` into `out`, or `false` when the stop flag came first (a Kiothi
+    /// sowing of millions of laps asks it as it goes, K11): an exact answer needs all of
+    /// them, and a deadline (`--movetime`'s exact share) or Ctrl-C must not wait for one.
+    fn children_or_stop(&self, s: &R::State, out: &mut Vec<Child<R>>) -> bool {
+        let stop = &self.stop;
+        self.rules
+            .children_until(s, out, &mut || stop.load(Ordering::Relaxed))
+            == 0
+    }
+
     /// The best moves (every one with `all_best`, else the first proven) and the
     /// principal variation of a position whose ranges decide the margin.
     fn finish(
@@ -1247,7 +1257,9 @@ impl<R: Rules> Solver<R> {
         };
         self.set_status(format!("{ranges}, margin {margin:+}: best moves"));
         let mut children = Vec::new();
-        self.rules.children(&pos.state, &mut children);
+        if !self.children_or_stop(&pos.state, &mut children) {
+            return Err(interrupted());
+        }
         if !all_best {
             let order = self.likely_first(&[pos.state], &pos.state, d, margin, &children);
             children = order.iter().map(|&i| children[i]).collect();
@@ -1282,7 +1294,13 @@ impl<R: Rules> Solver<R> {
     pub fn analyze(&self, pos: &Position<R>) -> Result<Vec<(R::Move, i32)>, Interrupted> {
         let d = pos.captured_difference();
         let mut children = Vec::new();
-        self.rules.children(&pos.state, &mut children);
+        if !self.children_or_stop(&pos.state, &mut children) {
+            return Err(Interrupted {
+                lo: (NEG_INF, POS_INF),
+                hi: (NEG_INF, POS_INF),
+                too_deep: self.too_deep(),
+            });
+        }
         let mut out = Vec::new();
         for c in &children {
             self.set_status(format!("move {}", c.mv));
@@ -1312,7 +1330,9 @@ impl<R: Rules> Solver<R> {
         let mut line = Vec::new();
         let mut children = Vec::new();
         while line.len() < 1000 {
-            self.rules.children(&p.state, &mut children);
+            if !self.children_or_stop(&p.state, &mut children) {
+                return None;
+            }
             if children.is_empty() {
                 break;
             }

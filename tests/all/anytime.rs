@@ -3,8 +3,10 @@
 //! solver proved it (checked against the solver), reject bad `--movetime` values (exit 2),
 //! and `match` prints its result in the cutechess format. The heuristic search's proofs
 //! (Kalah, no repetition) are cross-checked against alpha-beta; its repetition scoring
-//! (G10) is checked on a played history. No test depends on timing: only legality,
-//! labels and fields.
+//! (G10) is checked on a played history. No test depends on timing (only legality,
+//! labels and fields) but the two K11 tests of the root's moves against the clock, which
+//! bound the process's wall time at 20 times the budget besides their deterministic
+//! checks.
 
 use giuthi::anytime::eval::Evaluate;
 use giuthi::anytime::search::{HeuristicSearch, Limits};
@@ -625,4 +627,151 @@ fn bestmove_answered_by_the_pass_prints_its_own_line() {
         let best = s["best_moves"].as_array().expect("best_moves");
         assert!(best.contains(&v["move"]), "{pos}: {v} not in {best:?}");
     }
+}
+
+/// RULES.md K11's example: 14x6 and 14x8 are endless, found so only after 12,337,701 and
+/// 98,197,473 laps (about 0.1 s and 1 s); every other lift ends within a few laps.
+const K11: &str = "kiothi 3,2,1,5,1,3,4,1,4,6/2,1,5,2,9,1,7,2,1,0 S 0,0 play";
+
+/// The moves of `position` with their laps (every lift sown to its end, as `giuthi moves`).
+fn legal_moves(position: &str) -> Vec<(String, u32)> {
+    let any: AnyPosition = position.parse().expect("position");
+    with_position!(&any, p => p.children().iter().map(|c| (c.mv.to_string(), c.laps)).collect())
+}
+
+/// K11, G7: the root's moves under a stop raised from the start (`root_moves`, the
+/// anytime root's generation) are exactly the legal moves of the sowings shorter than
+/// `SOW_STOP_INTERVAL` laps, in the order of `children`, and the two long lifts (14x6,
+/// 14x8: endless, so no move at all) are counted undecided, not listed. `is_over` finds a
+/// move without sowing them.
+#[test]
+fn k11_root_moves_under_a_raised_stop_are_the_fully_sown_short_ones() {
+    use giuthi::rules::kiothi::{Kiothi, SowError, SOW_STOP_INTERVAL};
+    let p: Position<Kiothi> = K11.parse().expect("position");
+    let (kids, undecided) = giuthi::rules::root_moves(&p.rules, &p.state, &mut || true);
+    let all = p.children();
+    let short: Vec<_> = all
+        .iter()
+        .filter(|c| u64::from(c.laps) <= SOW_STOP_INTERVAL)
+        .map(|c| c.mv)
+        .collect();
+    assert_eq!(kids.iter().map(|c| c.mv).collect::<Vec<_>>(), short);
+    assert_eq!(short.len(), all.len(), "every legal move here is short");
+    // The lifts whose sowing outlasts the first stop test, each sown to its end here.
+    let mut long = Vec::new();
+    for pit in 10..20 {
+        for k in 1..=p.state.pits[pit] as u32 {
+            let laps = match p.rules.sow(&p.state, pit, k) {
+                Ok(sw) => sw.laps,
+                Err(SowError::Endless { laps }) => laps,
+                Err(SowError::FirstLap { .. }) => 0,
+            };
+            if laps > SOW_STOP_INTERVAL {
+                long.push(format!("{pit}x{k}"));
+            }
+        }
+    }
+    assert_eq!(long, ["14x6", "14x8"]);
+    assert_eq!(undecided, long.len());
+    assert!(!p.is_over());
+}
+
+/// K11, G7: a heuristic search whose stop is raised before it starts still answers a legal,
+/// fully sown move (never the unfinished 14x6 or 14x8), says the two lifts were left
+/// undecided, and never calls its result complete. Deterministic: the stop is a flag.
+#[test]
+fn k11_heuristic_search_stopped_at_once_answers_a_fully_sown_move() {
+    use giuthi::rules::kiothi::Kiothi;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let p: Position<Kiothi> = K11.parse().expect("position");
+    let mut s = HeuristicSearch::new(p.rules, p.rules.default_weights(), 1)
+        .with_stop(Arc::new(AtomicBool::new(true)));
+    let it = s.run(&p, &[], &Limits::default(), |_| {}).expect("a move");
+    let legal: Vec<_> = p.legal_moves();
+    assert!(legal.contains(&it.best), "{} is not a legal move", it.best);
+    assert_eq!(it.undecided, 2);
+    assert_eq!(s.root_undecided(), 2);
+    assert!(!it.complete && !it.proven);
+    assert_eq!(s.root_children().len(), legal.len());
+}
+
+/// K11, G7: `bestmove --movetime 0.1` on the rule book's example cuts the root's move
+/// generation short (`"undecided"`: lifts still being sown at the deadline) and answers a
+/// legal, fully sown move, heuristic. The process's wall time is bounded at 2 s, 20 times
+/// the budget, for a loaded CI machine: the build before this check sowed every lift to its
+/// end twice before thinking (`is_over` in `bestmove` and in the driver: 2.6 to 2.8 s wall
+/// on the project machine, unloaded); the deterministic checks are the `undecided` count
+/// and the move's legality.
+#[test]
+fn k11_bestmove_movetime_cuts_the_root_short_and_answers_a_sown_move() {
+    let legal = legal_moves(K11);
+    let t = std::time::Instant::now();
+    let v = json_ok(&[
+        "bestmove",
+        K11,
+        "--movetime",
+        "0.1",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let wall = t.elapsed().as_secs_f64();
+    check_fields(&v, K11);
+    let mv = v["move"].as_str().expect("a move");
+    assert!(legal.iter().any(|(m, _)| m == mv), "{mv}: {v}");
+    assert!(!["14x6", "14x8"].contains(&mv), "{v}");
+    assert_eq!(v["exact"], false, "{v}");
+    let undecided = v["undecided"].as_u64().expect("undecided lifts");
+    assert!((1..=2).contains(&undecided), "{v}");
+    assert!(v.get("stopped").is_none(), "{v}");
+    assert!(wall < 2.0, "bestmove --movetime 0.1 took {wall:.2} s: {v}");
+    // The text answer says so on stderr.
+    let (code, out, err) = giuthi(&["bestmove", K11, "--movetime", "0.1", "--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(legal.iter().any(|(m, _)| m == out.trim()), "{out}");
+    assert!(
+        err.contains("still being sown when the time ran out"),
+        "{err}"
+    );
+    assert!(err.contains("heuristic (not proven)"), "{err}");
+}
+
+/// K11, G7: `analyze --movetime` on the example lists only fully sown legal moves, each
+/// heuristic, says how many lifts it did not examine (`"undecided"`, and a note in text),
+/// and is not `exact`; every legal move not listed is one of the undecided lifts.
+#[test]
+fn k11_analyze_movetime_counts_the_lifts_it_did_not_examine() {
+    let legal = legal_moves(K11);
+    let t = std::time::Instant::now();
+    let v = json_ok(&[
+        "analyze",
+        K11,
+        "--movetime",
+        "0.1",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let wall = t.elapsed().as_secs_f64();
+    assert_eq!(v["exact"], false, "{v}");
+    let undecided = v["undecided"].as_u64().expect("undecided lifts") as usize;
+    assert!((1..=2).contains(&undecided), "{v}");
+    let moves = v["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty(), "{v}");
+    for m in moves {
+        let mv = m["move"].as_str().expect("move");
+        assert!(legal.iter().any(|(l, _)| l == mv), "{mv} is not legal: {v}");
+        assert!(m["eval"].is_number() && m.get("margin").is_none(), "{m}");
+    }
+    assert!(legal.len() <= moves.len() + undecided, "{v}");
+    assert!(wall < 2.0, "analyze --movetime 0.1 took {wall:.2} s: {v}");
+    let (code, out, err) = giuthi(&["analyze", K11, "--movetime", "0.1", "--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("still being sown when the time ran out"),
+        "{out}"
+    );
 }
