@@ -20,12 +20,21 @@
 //! The path cap ([`SolverOptions::max_ply`](super::SolverOptions::max_ply)) and the end
 //! of the thread's stack are still honoured, since a user may set a short cap.
 
-use super::{child_threshold, futility, to_parent, Res, Worker, NO_REP, PREFETCH_AHEAD};
+use super::{child_threshold, futility, to_parent, Res, Worker, NO_REP};
 use crate::rules::{Child, Rules};
 use crate::solve::tt::work_of;
 use crate::types::Side;
 use crate::value::{Score, NEG_INF, POS_INF};
 use std::sync::atomic::Ordering;
+
+/// Children whose table buckets the lean search prefetches before searching the first;
+/// each later child's is prefetched when the child `LEAN_PREFETCH_AHEAD - 1` places before
+/// it is searched. Four here where the general search prefetches two
+/// (`PREFETCH_AHEAD`, tuned on Giuthi and on an AMD machine whose prefetches waited for
+/// their page walks): on the Intel machine of session 12, Kalah(5,5) `--hash 1024` took
+/// 4 to 8% less user CPU with four in three alternated pairs, the same nodes (Kalah(6,4):
+/// within the noise; one ahead was 30% slower there; docs/performance.md, Session 12).
+const LEAN_PREFETCH_AHEAD: usize = 4;
 
 /// The most children a lean node orders in its fixed arrays (Kalah's rows have at most 16
 /// pits); a node with more is handed to [`Worker::test_full`].
@@ -119,9 +128,9 @@ impl<R: Rules> Worker<'_, R> {
             rank[j] = r;
             index[j] = i as u8;
         }
-        // A child's key is computed, and its bucket prefetched, PREFETCH_AHEAD children
+        // A child's key is computed, and its bucket prefetched, LEAN_PREFETCH_AHEAD children
         // before it is searched (a child the oracle covers is answered by its probe: no
-        // prefetch), as in the general search.
+        // prefetch), as in the general search (there two ahead).
         let tt = &self.solver.tt;
         let keyed = |c: &Child<R>| {
             let k = rules.key(&c.state);
@@ -136,12 +145,12 @@ impl<R: Rules> Worker<'_, R> {
         // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
         let mut v = NEG_INF;
         let mut best = None;
-        for j in 0..n.min(PREFETCH_AHEAD) {
+        for j in 0..n.min(LEAN_PREFETCH_AHEAD) {
             ckeys[j] = keyed(&kids[index[j] as usize]);
         }
         for j in 0..n {
-            if j >= 1 && j + PREFETCH_AHEAD - 1 < n {
-                let j2 = j + PREFETCH_AHEAD - 1;
+            if j >= 1 && j + LEAN_PREFETCH_AHEAD - 1 < n {
+                let j2 = j + LEAN_PREFETCH_AHEAD - 1;
                 ckeys[j2] = keyed(&kids[index[j2] as usize]);
             }
             let i = index[j];
