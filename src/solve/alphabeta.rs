@@ -918,7 +918,8 @@ impl<R: Rules> Solver<R> {
         let x = (target - d).clamp(-4096, 4096) as Score;
         let mover_bad = mover == bad;
         let repeats = self.rules.can_repeat();
-        let bound = |(ok, v): (bool, Score)| (ok, margin_bound(d, target, repeats, mover_bad, ok, v));
+        let bound =
+            |(ok, v): (bool, Score)| (ok, margin_bound(d, target, repeats, mover_bad, ok, v));
         if !self.rules.can_repeat() {
             return self.run(history, Job::Move(*child, x), bad).map(bound);
         }
@@ -1356,7 +1357,8 @@ impl<R: Rules> Solver<R> {
             // No path dependence: a budget would only repeat work (as `moves_reaching`).
             for (c, r) in children.iter().zip(known.iter_mut()) {
                 status(c, r);
-                self.narrow_move(&history, c, d, r).ok_or_else(interrupted)?;
+                self.narrow_move(&history, c, d, r)
+                    .ok_or_else(interrupted)?;
                 settled(c.mv, r.lo);
             }
         } else {
@@ -1384,7 +1386,11 @@ impl<R: Rules> Solver<R> {
                 budget = budget.saturating_mul(2);
             }
         }
-        Ok(children.iter().zip(&known).map(|(c, r)| (c.mv, r.lo)).collect())
+        Ok(children
+            .iter()
+            .zip(&known)
+            .map(|(c, r)| (c.mv, r.lo))
+            .collect())
     }
 
     /// Narrows `r`, the range of a root move's exact margin (V4), until it is one value:
@@ -2347,7 +2353,11 @@ mod tests {
     /// side, and the answer of the game chosen by the target's sign is "reaches it?".
     #[test]
     fn v4_move_test_bounds_hold_for_every_pair_of_game_values() {
-        let vals: Vec<Score> = [NEG_INF].into_iter().chain(-7..=7).chain([POS_INF]).collect();
+        let vals: Vec<Score> = [NEG_INF]
+            .into_iter()
+            .chain(-7..=7)
+            .chain([POS_INF])
+            .collect();
         let wide = |v: Score| match v {
             NEG_INF => -1000,
             POS_INF => 1000,
@@ -2377,9 +2387,15 @@ mod tests {
                             for v in bounds {
                                 let b = margin_bound(d, target, repeats, mover_bad, ok, v);
                                 if ok {
-                                    assert!(b >= target && margin >= b, "{d} {fl} {fh} {target} {v}");
+                                    assert!(
+                                        b >= target && margin >= b,
+                                        "{d} {fl} {fh} {target} {v}"
+                                    );
                                 } else {
-                                    assert!(b < target && margin <= b, "{d} {fl} {fh} {target} {v}");
+                                    assert!(
+                                        b < target && margin <= b,
+                                        "{d} {fl} {fh} {target} {v}"
+                                    );
                                 }
                             }
                         }
