@@ -1362,6 +1362,12 @@ impl<R: Rules> Solver<R> {
                 settled(c.mv, r.lo);
             }
         } else {
+            // Moves whose range is one value from the start (a single legal move, say).
+            for (c, r) in children.iter().zip(&known) {
+                if r.lo == r.hi {
+                    settled(c.mv, r.lo);
+                }
+            }
             let mut budget: u64 = BUDGET_START;
             loop {
                 let mut open = false;
