@@ -2364,9 +2364,10 @@ mod tests {
             .chain(-7..=7)
             .chain([POS_INF])
             .collect();
+        // An infinite game value (a repetition forced, V2) as `margin_bound` reads it.
         let wide = |v: Score| match v {
-            NEG_INF => -1000,
-            POS_INF => 1000,
+            NEG_INF => -(1 << 20),
+            POS_INF => 1 << 20,
             v => i32::from(v),
         };
         for d in -5..=5 {
