@@ -107,6 +107,18 @@ pub enum Info<'a, R: Rules> {
         /// Seconds since thinking started.
         seconds: f64,
     },
+    /// The exact solver settled one move's exact margin (V4; `analyze`, in the order
+    /// the moves are settled).
+    Move {
+        /// The move.
+        mv: R::Move,
+        /// Its exact final margin for the side to move.
+        margin: i32,
+        /// Exact-solver nodes so far.
+        nodes: u64,
+        /// Seconds since thinking started.
+        seconds: f64,
+    },
     /// The exact solver settled the position: its exact margin.
     Proven {
         /// Final margin for the side to move (V3).
@@ -203,6 +215,8 @@ pub fn think<R: Evaluate>(
     // first one (`avoid_history` then needs them all).
     let one_best = history.is_empty() || !pos.rules.can_repeat();
     let mut heuristic_result: Option<Iteration<R>> = None;
+    // The moves whose exact values were reported (`Info::Move`).
+    let mut reported = Vec::new();
     let run_heuristic =
         |heuristic: &mut HeuristicSearch<R>, deadline: Option<Instant>, soft: Option<Instant>| {
             let limits = Limits {
@@ -227,6 +241,7 @@ pub fn think<R: Evaluate>(
                     opts,
                     t0,
                     info,
+                    &mut reported,
                 );
                 exact_nodes = solver.nodes() - n0;
                 if let Ok(done) = r {
@@ -255,6 +270,7 @@ pub fn think<R: Evaluate>(
                     opts,
                     t0,
                     info,
+                    &mut reported,
                 ) {
                     return finish_exact(answer, done, solver.nodes() - n0, t0, info);
                 }
@@ -265,7 +281,17 @@ pub fn think<R: Evaluate>(
                 .as_ref()
                 .is_some_and(|it| it.proven && (!opts.all_moves || it.moves.iter().all(|m| m.2)));
             if let (Some(solver), false) = (solver, proven) {
-                let r = exact(solver, pos, one_best, None, user_stop, opts, t0, info);
+                let r = exact(
+                    solver,
+                    pos,
+                    one_best,
+                    None,
+                    user_stop,
+                    opts,
+                    t0,
+                    info,
+                    &mut reported,
+                );
                 exact_nodes = solver.nodes() - n0;
                 match r {
                     Ok(done) => return finish_exact(answer, done, exact_nodes, t0, info),
@@ -431,6 +457,7 @@ fn exact<R: Rules>(
     opts: &ThinkOptions,
     t0: Instant,
     info: &(dyn Fn(Info<'_, R>) + Sync),
+    reported: &mut Vec<R::Move>,
 ) -> Result<Exact<R>, Interrupted> {
     let flag: Arc<AtomicBool> = solver.stop_flag();
     flag.store(user_stop.load(Ordering::Relaxed), Ordering::Relaxed);
@@ -457,7 +484,20 @@ fn exact<R: Rules>(
             }
         });
         let r = if opts.all_moves {
-            solver.analyze(pos).map(|values| {
+            let mut settled = |mv, margin| {
+                // A move settled by an earlier try (cut by its deadline) is not reported again.
+                if reported.contains(&mv) {
+                    return;
+                }
+                reported.push(mv);
+                info(Info::Move {
+                    mv,
+                    margin,
+                    nodes: solver.nodes() - nodes0,
+                    seconds: t0.elapsed().as_secs_f64(),
+                })
+            };
+            solver.analyze_with(pos, &mut settled).map(|values| {
                 let best = values.iter().map(|(_, v)| *v).max();
                 Exact::All(values, best)
             })

@@ -75,6 +75,20 @@ fn info_line<R: Rules>(info: &Info<'_, R>, d: i32, json: bool) -> String {
                 )
             }
         }
+        Info::Move {
+            mv,
+            margin,
+            nodes,
+            seconds,
+        } => {
+            if json {
+                serde_json::json!({"info": "move", "move": mv.to_string(),
+                    "score": {"exact": margin}, "nodes": nodes, "seconds": seconds})
+                .to_string()
+            } else {
+                format!("info move {mv} score exact {margin:+} nodes {nodes} time {seconds:.3}")
+            }
+        }
         Info::Proven {
             margin,
             nodes,

@@ -893,6 +893,20 @@ impl<R: Rules> Solver<R> {
         d: i32,
         target: i32,
     ) -> Option<bool> {
+        self.move_bound(history, child, d, target).map(|r| r.0)
+    }
+
+    /// [`Solver::move_reaches`] with the bound the test proves, as a final margin: on
+    /// success the move reaches at least the bound (`>= target`), on failure at most it
+    /// (`< target`). The fail-soft bound of the move's test, in the game it was run in
+    /// (docs/solver.md, Analyze), where that test decided; `target` itself otherwise.
+    fn move_bound(
+        &self,
+        history: &[R::State],
+        child: &Child<R>,
+        d: i32,
+        target: i32,
+    ) -> Option<(bool, i32)> {
         let root = history.last().expect("a root");
         let mover = self.rules.turn(root);
         // Future gain y needed after the move (k captured by it): y = target - d - k; a
@@ -902,18 +916,23 @@ impl<R: Rules> Solver<R> {
         // The move's test counts the capture `k` itself. Futility keeps |x| far below the
         // infinities; the clamp only guards the cast.
         let x = (target - d).clamp(-4096, 4096) as Score;
+        let mover_bad = mover == bad;
+        let repeats = self.rules.can_repeat();
+        let bound =
+            |(ok, v): (bool, Score)| (ok, margin_bound(d, target, repeats, mover_bad, ok, v));
         if !self.rules.can_repeat() {
-            return self.run(history, Job::Move(*child, x), bad).map(|r| r.0);
+            return self.run(history, Job::Move(*child, x), bad).map(bound);
         }
         // The test without the history first: it shares the table with every other
         // positional test, where strict mode can use it one way only. Played states are
         // extra repetition terminals, against the bad side: a success of the other side
-        // and a failure of the bad side hold with them too.
-        let free = self.run(&[], Job::Move(*child, x), bad)?.0;
-        let mover_bad = mover == bad;
-        if free != mover_bad {
-            return Some(free);
+        // and a failure of the bad side hold with them too (and so do their fail-soft
+        // bounds: the extra terminals move the value away from the bad side only).
+        let free = self.run(&[], Job::Move(*child, x), bad)?;
+        if free.0 != mover_bad {
+            return Some(bound(free));
         }
+        let free = free.0;
         // Otherwise the answer stands when a return to any played state that can recur
         // (same seeds: no capture on the way, so the gain still needed there is `x`) is
         // on the same side of `x` when play goes on from it as when it ends the game
@@ -937,18 +956,14 @@ impl<R: Rules> Solver<R> {
             }
         }
         if same {
-            return Some(free);
+            // The argument holds at `x` only: no bound beyond the target.
+            return Some((free, if free { target } else { target - 1 }));
         }
-        self.run(history, Job::Move(*child, x), bad).map(|r| r.0)
+        self.run(history, Job::Move(*child, x), bad).map(bound)
     }
 
     /// The exact final margin a move reaches for the mover (V4: `history`, the root last,
-    /// counted as played).
-    fn move_value(&self, history: &[R::State], child: &Child<R>, d: i32) -> Option<i32> {
-        self.move_value_at_most(history, child, d, i32::MAX)
-    }
-
-    /// As [`Solver::move_value`], for a move known to reach at most `most` (a margin): the
+    /// counted as played), for a move known to reach at most `most` (a margin): the
     /// bisection runs below `most + 1` only.
     fn move_value_at_most(
         &self,
@@ -1292,6 +1307,38 @@ impl<R: Rules> Solver<R> {
     /// [`Interrupted`] when the stop flag was raised or a path deeper than
     /// [`SolverOptions::max_ply`] was needed.
     pub fn analyze(&self, pos: &Position<R>) -> Result<Vec<(R::Move, i32)>, Interrupted> {
+        self.analyze_with(pos, &mut |_, _| {})
+    }
+
+    /// [`Solver::analyze`], calling `settled(move, margin)` as each move's exact margin is
+    /// proven (in the order they are settled, not move order; for progress).
+    ///
+    /// # Method
+    ///
+    /// The root's margin `M` first, by the result-first driver ([`Solver::settle`], as
+    /// `solve`): no move reaches more, so each move's range starts at `[L, M]` (`L` the
+    /// least margin it can have). Each move's first test is "reaches the top of its
+    /// range?" (a best move is settled by it; the others fail, usually cheaply, and the
+    /// fail-soft bound of the failure often lands near the value), then tests narrow the
+    /// range by bisection, each moving its end to the test's fail-soft bound
+    /// ([`Solver::move_bound`]). In a game that can repeat, the moves' tests run
+    /// round-robin with a node budget that doubles each round (as the best moves of
+    /// [`Solver::solve`]), so a move whose proof is hard does not hold up the others;
+    /// a move whose test was cut by its budget switches between bisection and tests at
+    /// the top of its range for the next round (a test's cost depends on its threshold
+    /// by orders of magnitude, docs/solver.md, Analyze), and what the cut test's finished
+    /// subtrees proved stays in the table. In a game that cannot repeat a value does not
+    /// depend on the path: each move is settled in turn, unbudgeted.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the stop flag was raised or a path deeper than
+    /// [`SolverOptions::max_ply`] was needed.
+    pub fn analyze_with(
+        &self,
+        pos: &Position<R>,
+        settled: &mut dyn FnMut(R::Move, i32),
+    ) -> Result<Vec<(R::Move, i32)>, Interrupted> {
         let d = pos.captured_difference();
         let mut children = Vec::new();
         if !self.children_or_stop(&pos.state, &mut children) {
@@ -1301,19 +1348,103 @@ impl<R: Rules> Solver<R> {
                 too_deep: self.too_deep(),
             });
         }
-        let mut out = Vec::new();
-        for c in &children {
-            self.set_status(format!("move {}", c.mv));
-            let v = self
-                .move_value(&[pos.state], c, d)
-                .ok_or_else(|| Interrupted {
-                    lo: (NEG_INF, POS_INF),
-                    hi: (NEG_INF, POS_INF),
-                    too_deep: self.too_deep(),
-                })?;
-            out.push((c.mv, v));
+        if children.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        let ranges = self.settle(&pos.state, d)?;
+        let margin = ranges
+            .margin(d)
+            .expect("the driver ends with ranges that decide the margin");
+        let interrupted = || Interrupted {
+            lo: ranges.lo,
+            hi: ranges.hi,
+            too_deep: self.too_deep(),
+        };
+        let history = [pos.state];
+        let mut known: Vec<MoveRange> = children
+            .iter()
+            .map(|c| MoveRange::start(&self.rules, c, d, margin))
+            .collect();
+        let status = |c: &Child<R>, r: &MoveRange| {
+            self.set_status(format!(
+                "{ranges}, margin {margin:+}: move {} in [{:+}, {:+}]",
+                c.mv, r.lo, r.hi
+            ))
+        };
+        if !self.rules.can_repeat() {
+            // No path dependence: a budget would only repeat work (as `moves_reaching`).
+            for (c, r) in children.iter().zip(known.iter_mut()) {
+                status(c, r);
+                self.narrow_move(&history, c, d, r)
+                    .ok_or_else(interrupted)?;
+                settled(c.mv, r.lo);
+            }
+        } else {
+            // Moves whose range is one value from the start (a single legal move, say).
+            for (c, r) in children.iter().zip(&known) {
+                if r.lo == r.hi {
+                    settled(c.mv, r.lo);
+                }
+            }
+            let mut budget: u64 = BUDGET_START;
+            loop {
+                let mut open = false;
+                for (c, r) in children.iter().zip(known.iter_mut()) {
+                    if r.lo == r.hi {
+                        continue;
+                    }
+                    status(c, r);
+                    match self.within(budget, || self.narrow_move(&history, c, d, r)) {
+                        None => return Err(interrupted()),
+                        Some(Some(())) => settled(c.mv, r.lo),
+                        Some(None) => {
+                            open = true;
+                            // The next round tries the other kind of test.
+                            r.at_top = !r.at_top;
+                        }
+                    }
+                }
+                if !open {
+                    break;
+                }
+                budget = budget.saturating_mul(2);
+            }
+        }
+        Ok(children
+            .iter()
+            .zip(&known)
+            .map(|(c, r)| (c.mv, r.lo))
+            .collect())
+    }
+
+    /// Narrows `r`, the range of a root move's exact margin (V4), until it is one value:
+    /// the first test at its top, then bisection (or tests at the top, after a budget cut
+    /// a bisection test: [`MoveRange::at_top`]), each end moved to the test's fail-soft
+    /// bound. `r` keeps what each finished test proved when a budget or the stop flag cuts
+    /// the work short (`None`).
+    fn narrow_move(
+        &self,
+        history: &[R::State],
+        child: &Child<R>,
+        d: i32,
+        r: &mut MoveRange,
+    ) -> Option<()> {
+        while r.lo < r.hi {
+            let t = if !r.top_tested || r.at_top {
+                r.hi
+            } else {
+                // Upper middle: a success moves `lo` up to it, a failure `hi` below it.
+                r.lo + (r.hi - r.lo + 1) / 2
+            };
+            let (ok, b) = self.move_bound(history, child, d, t)?;
+            r.top_tested = true;
+            if ok {
+                r.lo = b.clamp(t, r.hi);
+            } else {
+                r.hi = b.clamp(r.lo, t - 1);
+            }
+        }
+        Some(())
     }
 
     /// Follows best moves from `pos` (whose exact margin is `margin` and whose best moves
@@ -2079,6 +2210,67 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 }
 
+/// What is proven of one root move's exact margin (V4) while [`Solver::analyze`] settles
+/// it: the margin lies in `[lo, hi]`.
+#[derive(Debug, Clone, Copy)]
+struct MoveRange {
+    lo: i32,
+    hi: i32,
+    /// Whether the test at the top of the range has run (the first test of a move).
+    top_tested: bool,
+    /// Whether the next tests are at the top of the range instead of its middle (flipped
+    /// each time a budget cuts one: the other kind of test may be far cheaper).
+    at_top: bool,
+}
+
+impl MoveRange {
+    /// The range of a move `c` of a root whose mover has captured `d` seeds more and whose
+    /// exact margin is `margin`: the move's future gain lies in `[-S, S]` (`S` the seeds
+    /// left) or is a repetition's `-d - k`, so its margin in `[min(0, d + k - S), max(0, d
+    /// + k + S)]` (V3, V4), and no move reaches more than the root's margin.
+    fn start<R: Rules>(rules: &R, c: &Child<R>, d: i32, margin: i32) -> MoveRange {
+        let seeds = rules.seeds_on_board(&c.state) as i32;
+        let k = c.captured as i32;
+        let lo = (d + k - seeds).min(0);
+        let hi = (d + k + seeds).max(0).min(margin).max(lo);
+        MoveRange {
+            lo,
+            hi,
+            top_tested: false,
+            at_top: false,
+        }
+    }
+}
+
+/// The final margin a move's test proves (see [`Solver::move_bound`]), for a root whose
+/// mover has captured `d` seeds more: the test asked whether the move reaches `target`,
+/// in the game whose bad side is the root's mover (`mover_bad`: game L, a repetition
+/// the worst for it) or its opponent (game H), and answered `ok` with the fail-soft bound
+/// `v` of the move's future gain `f` in that game (`f >= v` on success, `f <= v` on
+/// failure). The margin is `d + clamp(-d, f_L, f_H)` with `f_L <= f_H` (V3, V4), so:
+/// game L success: `>= d + v`; game L failure: `<= max(d + v, 0)`; game H success: `>=
+/// min(d + v, 0)`; game H failure: `<= d + v`. In a game that cannot repeat (`repeats`
+/// false) `f_L == f_H` and the margin is `d + f`. Clamped to the answer's side of
+/// `target`.
+fn margin_bound(d: i32, target: i32, repeats: bool, mover_bad: bool, ok: bool, v: Score) -> i32 {
+    // Infinities (a repetition forced, V2) as far values: the clamps below remove them.
+    let v = match v {
+        NEG_INF => -(1 << 20),
+        POS_INF => 1 << 20,
+        v => i32::from(v),
+    };
+    let m = d + v;
+    if !repeats {
+        return if ok { m.max(target) } else { m.min(target - 1) };
+    }
+    match (mover_bad, ok) {
+        (true, true) => m.max(target),
+        (true, false) => m.max(0).min(target - 1),
+        (false, true) => m.min(0).max(target),
+        (false, false) => m.min(target - 1),
+    }
+}
+
 /// A bound `vc` on a child's value (for the child's mover) as a bound on the value of the
 /// move for the parent's mover: `k - vc` when the turn passes (the bound flips side),
 /// `k + vc` otherwise; infinities stay infinite.
@@ -2177,6 +2369,66 @@ mod tests {
         check(&w, &pushed[..half]);
         for (s, n) in &pushed[half..] {
             assert_eq!(w.on_path(rules.key(s), *n, s), None);
+        }
+    }
+
+    /// The bound a move's test proves (`margin_bound`) holds for every pair of game
+    /// values `f_L <= f_H` (infinities included), every captured difference, target and
+    /// fail-soft bound the test may return, in both repetition games and without
+    /// repetition (V3, V4): the margin `d + clamp(-d, f_L, f_H)` lies on the bound's
+    /// side, and the answer of the game chosen by the target's sign is "reaches it?".
+    #[test]
+    fn v4_move_test_bounds_hold_for_every_pair_of_game_values() {
+        let vals: Vec<Score> = [NEG_INF]
+            .into_iter()
+            .chain(-7..=7)
+            .chain([POS_INF])
+            .collect();
+        // An infinite game value (a repetition forced, V2) as `margin_bound` reads it.
+        let wide = |v: Score| match v {
+            NEG_INF => -(1 << 20),
+            POS_INF => 1 << 20,
+            v => i32::from(v),
+        };
+        for d in -5..=5 {
+            for (i, &fl) in vals.iter().enumerate() {
+                for &fh in &vals[i..] {
+                    let margin = d + (-d).clamp(wide(fl), wide(fh));
+                    for target in -14..=14 {
+                        let x = (target - d) as Score;
+                        for repeats in [true, false] {
+                            if !repeats && fl != fh {
+                                continue;
+                            }
+                            // Game L (the mover bad) above a repetition's margin 0.
+                            let mover_bad = !repeats || target > 0;
+                            let f = if mover_bad { fl } else { fh };
+                            let ok = f >= x;
+                            assert_eq!(ok, margin >= target, "d {d} f {fl} {fh} t {target}");
+                            // Every fail-soft bound the test may give.
+                            let bounds: Vec<Score> = if ok {
+                                vals.iter().copied().filter(|&v| v >= x && v <= f).collect()
+                            } else {
+                                vals.iter().copied().filter(|&v| v < x && v >= f).collect()
+                            };
+                            for v in bounds {
+                                let b = margin_bound(d, target, repeats, mover_bad, ok, v);
+                                if ok {
+                                    assert!(
+                                        b >= target && margin >= b,
+                                        "{d} {fl} {fh} {target} {v}"
+                                    );
+                                } else {
+                                    assert!(
+                                        b < target && margin <= b,
+                                        "{d} {fl} {fh} {target} {v}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

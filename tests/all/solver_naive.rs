@@ -148,6 +148,39 @@ fn v3_analyze_equals_naive_move_values() {
     }
 }
 
+/// V4: `analyze` gives the naive move values on random 2x4 and 2x5 positions of every
+/// variant, on a fresh table and after `solve` on the same table (as `solve --analyze`),
+/// and `analyze_with` reports each move once, with that value, as it is settled.
+#[test]
+fn v4_analyze_fresh_and_after_solve_equal_naive_move_values() {
+    let mut rng = Rng(2026);
+    let all = variants();
+    let mut done = 0;
+    while done < 120 {
+        let variant = all[rng.below(all.len() as u64) as usize];
+        let rules = Giuthi::new(4 + rng.below(2) as usize, variant).expect("board");
+        let pos = random_position(&mut rng, &rules);
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let fresh = Solver::new(rules.clone(), SolverOptions::default());
+        let mut seen = Vec::new();
+        let values = fresh
+            .analyze_with(&pos, &mut |m, v| seen.push((m, v)))
+            .expect("not interrupted");
+        assert_eq!(values, naive.moves, "{pos} ({variant:?})");
+        assert_eq!(seen.len(), values.len(), "{pos}");
+        for mv in &values {
+            assert!(seen.contains(mv), "{pos}: {mv:?} not reported");
+        }
+        let solver = Solver::new(rules.clone(), SolverOptions::default());
+        solver.solve(&pos).expect("not interrupted");
+        let values = solver.analyze(&pos).expect("not interrupted");
+        assert_eq!(values, naive.moves, "{pos} ({variant:?}), after solve");
+        done += 1;
+    }
+}
+
 #[test]
 fn v3_two_threads_equal_one_thread() {
     let mut rng = Rng(99);
