@@ -860,13 +860,7 @@ impl<R: Rules> Solver<R> {
                     g = u;
                     (lower, u)
                 }
-                None => {
-                    return Err(Interrupted {
-                        lo,
-                        hi,
-                        too_deep: self.too_deep(),
-                    })
-                }
+                None => return Err(self.stopped_with(lo, hi)),
             };
             self.count_test();
             if is_l {
@@ -1242,6 +1236,15 @@ impl<R: Rules> Solver<R> {
         self.finish(pos, BoundRanges::exact(bounds), start_nodes, true)
     }
 
+    /// The [`Interrupted`] of a stop with `lo` and `hi` proven to lie in these ranges.
+    fn stopped_with(&self, lo: (Score, Score), hi: (Score, Score)) -> Interrupted {
+        Interrupted {
+            lo,
+            hi,
+            too_deep: self.too_deep(),
+        }
+    }
+
     /// Every move of `s` into `out`, or `false` when the stop flag came first (a Kiothi
     /// sowing of millions of laps asks it as it goes, K11): an exact answer needs all of
     /// them, and a deadline (`--movetime`'s exact share) or Ctrl-C must not wait for one.
@@ -1265,11 +1268,7 @@ impl<R: Rules> Solver<R> {
         let margin = ranges
             .margin(d)
             .expect("the driver ends with ranges that decide the margin");
-        let interrupted = || Interrupted {
-            lo: ranges.lo,
-            hi: ranges.hi,
-            too_deep: self.too_deep(),
-        };
+        let interrupted = || self.stopped_with(ranges.lo, ranges.hi);
         self.set_status(format!("{ranges}, margin {margin:+}: best moves"));
         let mut children = Vec::new();
         if !self.children_or_stop(&pos.state, &mut children) {
@@ -1342,11 +1341,7 @@ impl<R: Rules> Solver<R> {
         let d = pos.captured_difference();
         let mut children = Vec::new();
         if !self.children_or_stop(&pos.state, &mut children) {
-            return Err(Interrupted {
-                lo: (NEG_INF, POS_INF),
-                hi: (NEG_INF, POS_INF),
-                too_deep: self.too_deep(),
-            });
+            return Err(self.stopped_with((NEG_INF, POS_INF), (NEG_INF, POS_INF)));
         }
         if children.is_empty() {
             return Ok(Vec::new());
@@ -1355,11 +1350,7 @@ impl<R: Rules> Solver<R> {
         let margin = ranges
             .margin(d)
             .expect("the driver ends with ranges that decide the margin");
-        let interrupted = || Interrupted {
-            lo: ranges.lo,
-            hi: ranges.hi,
-            too_deep: self.too_deep(),
-        };
+        let interrupted = || self.stopped_with(ranges.lo, ranges.hi);
         let history = [pos.state];
         let mut known: Vec<MoveRange> = children
             .iter()
