@@ -198,6 +198,13 @@ pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParseP
     let (s, n) = text
         .split_once(',')
         .ok_or_else(|| bad(format!("expected <south>,<north>, found {text:?}")))?;
+    if n.contains(',') {
+        // Say what is wrong (N1: two numbers, South's first), not that `2,5` is no number.
+        let count = text.split(',').count();
+        return Err(bad(format!(
+            "expected 2 numbers <south>,<north>, found {count}: {text:?}"
+        )));
+    }
     let s = parse_count(s, u16::MAX as u64).map_err(|e| bad(format!("south: {e}")))?;
     let n = parse_count(n, u16::MAX as u64).map_err(|e| bad(format!("north: {e}")))?;
     Ok(BySide::new(s as u16, n as u16))
