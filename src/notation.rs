@@ -242,7 +242,7 @@ pub fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionEr
     let mut fields: Vec<&str> = text.split(' ').collect();
     let head = fields.remove(0);
     let (game, variant) = head.split_once(':').unwrap_or((head, ""));
-    if head.ends_with(':') {
+    if head.ends_with(':') && KNOWN_GAMES.contains(&game) {
         // `giuthi:` names a variant and gives none (N1, N4).
         return Err(ParseVariantError::Syntax(String::new()).into());
     }

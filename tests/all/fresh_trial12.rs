@@ -29,3 +29,23 @@ fn n1_too_many_captured_values_name_the_field_and_the_count() {
         assert!(!err.contains("whole number"), "{err}");
     }
 }
+
+// --------------------------------------------------------- malformed input
+
+/// Malformed input found in the trial: a path that exists but is no regular file
+/// (`/dev/null`) was called "no such file"; an unknown game with an empty variant
+/// (`chess:`) was reported as a bad variant instead of an unknown game (N1, N4).
+#[test]
+fn n4_a_device_and_an_unknown_game_with_a_colon_say_what_is_wrong() {
+    let (code, _, err) = giuthi(&["show", "/dev/null"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/null: not a regular file"), "{err}");
+    assert!(!err.contains("no such file"), "{err}");
+    let (code, _, err) = giuthi(&["show", "chess: 1,1/1,1 S 0,0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("field game: unknown game \"chess\""), "{err}");
+    // A known game with an empty variant is still a variant error.
+    let (code, _, err) = giuthi(&["show", "giuthi: 1,1/1,1 S 0,0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("field variant"), "{err}");
+}
