@@ -2,6 +2,63 @@
 //! fix (the built binary, STYLE.md tests: CLI).
 
 use crate::common::run_cli as giuthi;
+use serde_json::Value;
+
+// ------------------------------------------------------- 1. bench's time and rate
+
+/// The number after `word ` in `line` (`cpu 0.004 s` -> 0.004), with its text.
+fn number_after<'a>(line: &'a str, word: &str) -> (&'a str, f64) {
+    let text = line
+        .split(&format!("{word} "))
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no {word:?} in {line:?}"));
+    (text, text.parse().unwrap_or_else(|e| panic!("{e}: {line}")))
+}
+
+/// Item 1: `bench` prints the CPU time it measured (to the millisecond, not floored at
+/// 0.01 s) and a rate computed from it, `nodes / cpu`, or `too short to rate` when the
+/// time shows as under a millisecond; never a rate from a floor under the measurement.
+#[test]
+fn bench_prints_the_measured_time_and_an_honest_rate() {
+    // The suite's cheapest case (276 nodes) and the whole quick suite.
+    for args in [&["bench", "--only", "composition 2x8 S"][..], &["bench"]] {
+        let (code, out, err) = giuthi(args);
+        assert_eq!(code, 0, "{err}");
+        for line in out.lines() {
+            let (cpu_text, cpu) = number_after(line, "cpu");
+            assert_eq!(
+                cpu_text.split('.').nth(1).map(str::len),
+                Some(3),
+                "milliseconds: {line}"
+            );
+            let (_, nodes) = number_after(line, "nodes");
+            if cpu >= 0.001 {
+                let rate: f64 = line
+                    .split("  ")
+                    .last()
+                    .and_then(|r| r.strip_suffix(" nodes/cpu-s"))
+                    .unwrap_or_else(|| panic!("a rate: {line}"))
+                    .parse()
+                    .unwrap();
+                // The printed time is rounded to 0.5 ms either way.
+                let (lo, hi) = (nodes / (cpu + 0.0005), nodes / (cpu - 0.0005).max(1e-9));
+                assert!(
+                    lo - 1.0 <= rate && rate <= hi + 1.0,
+                    "{rate} not in [{lo}, {hi}]: {line}"
+                );
+            } else {
+                assert!(line.ends_with("too short to rate"), "{line}");
+            }
+        }
+    }
+    // JSON gives the measured seconds, not a floor.
+    let (code, out, err) = giuthi(&["bench", "--only", "composition 2x8 S", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    let cpu = v["cases"][0]["cpu_seconds"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu != 0.01, "{v}");
+}
 
 // ---------------------------------------------- 5. too many captured values
 
