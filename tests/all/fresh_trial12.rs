@@ -4,6 +4,12 @@
 use crate::common::run_cli as giuthi;
 use serde_json::Value;
 
+/// A tiny endgame whose best move 5cw the exact solver proves at once (margin +1, V3).
+const TINY: &str = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+
+/// The Kiothi start (K2), South to redistribute (K3).
+const KIOTHI_START: &str = "kiothi 0,0,0,0,5s,5s,5s,5s,5s,5s/0,0,0,0,5s,5s,5s,5s,5s,5s S 0,0 open1";
+
 // ------------------------------------------------------- 1. bench's time and rate
 
 /// The number after `word ` in `line` (`cpu 0.004 s` -> 0.004), with its text.
@@ -58,6 +64,55 @@ fn bench_prints_the_measured_time_and_an_honest_rate() {
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     let cpu = v["cases"][0]["cpu_seconds"].as_f64().unwrap();
     assert!(cpu > 0.0 && cpu != 0.01, "{v}");
+}
+
+// ---------------------------------------------- 2. bestmove's label on stdout
+
+/// Item 2: `bestmove` prints on stdout, with and without `--quiet`, one line carrying the
+/// move and whether it is proven: `bestmove MOVE exact: ...` for a proven best move (V4),
+/// `bestmove MOVE heuristic (not proven): ...` for a guess; a script reading stdout can
+/// tell them apart. `--quiet` leaves stderr empty.
+#[test]
+fn v4_bestmove_stdout_says_exact_or_heuristic_with_and_without_quiet() {
+    let exact = "bestmove 5cw exact: margin +1 (win), pv 5cw pass 4cw\n";
+    let (code, out, err) = giuthi(&["bestmove", TINY, "--threads", "1", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, exact);
+    assert!(err.is_empty(), "{err}");
+    let (code, out, err) = giuthi(&["bestmove", TINY, "--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, exact);
+    // A board no proof is in reach of: the move is labelled heuristic on stdout.
+    let start = "giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 S 0,0";
+    for quiet in [true, false] {
+        let mut args = vec!["bestmove", start, "--movetime", "0.2", "--threads", "1"];
+        if quiet {
+            args.push("--quiet");
+        }
+        let (code, out, err) = giuthi(&args);
+        assert_eq!(code, 0, "{err}");
+        let words: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert_eq!(words[0], "bestmove", "{out}");
+        assert_eq!(words[2], "heuristic", "{out}");
+        assert!(out.contains("heuristic (not proven): eval "), "{out}");
+        assert!(!out.contains("exact"), "{out}");
+        assert_eq!(quiet, err.is_empty(), "{err}");
+    }
+    // No move: the game is over (G9), its margin exact.
+    let (code, out, _) = giuthi(&["bestmove", "giuthi 1,1/1,7 S 0,0", "--quiet"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "bestmove none exact: the game is over, margin +6 (win)\n"
+    );
+    // A Kiothi opening (K3): the heuristic choice, labelled so.
+    let (code, out, _) = giuthi(&["bestmove", KIOTHI_START, "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("bestmove r") && out.contains(" heuristic (not proven): "),
+        "{out}"
+    );
 }
 
 // ---------------------------------------------- 5. too many captured values
