@@ -115,6 +115,40 @@ fn v4_bestmove_stdout_says_exact_or_heuristic_with_and_without_quiet() {
     );
 }
 
+// -------------------------------------------------------- 3. analyze on Kiothi's opening
+
+/// Item 3: `analyze` on the Kiothi start cannot list its moves (K3: hundreds of millions of
+/// redistributions, with or without `--movetime`): exit 2 with a message that says why and
+/// gives the commands to go on, `bestmove` for a heuristic opening and `analyze` of the
+/// play-phase position after the heuristic redistributions of both sides, which works.
+#[test]
+fn k3_analyze_on_the_kiothi_opening_says_why_and_how_to_go_on() {
+    for args in [
+        &["analyze", KIOTHI_START][..],
+        &["analyze", KIOTHI_START, "--movetime", "1"],
+        &["analyze", "positions/kiothi-start.txt", "--json"],
+    ] {
+        let (code, out, err) = giuthi(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("too many to analyse"), "{err}");
+        assert!(err.contains("with or without --movetime"), "{err}");
+        assert!(
+            err.contains(&format!("giuthi bestmove \"{KIOTHI_START}\"")),
+            "{err}"
+        );
+        let play = err
+            .split("giuthi analyze \"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_else(|| panic!("a play-phase position: {err}"));
+        assert!(play.ends_with(" play"), "{play}");
+        let (code, out, err) = giuthi(&["analyze", play, "--movetime", "0.2", "--quiet"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with(&format!("position {play}\n")), "{out}");
+    }
+}
+
 // ---------------------------------------------- 5. too many captured values
 
 /// Item 5: a captured (stores, prisons) field of three numbers says what is wrong: the
