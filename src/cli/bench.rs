@@ -299,7 +299,7 @@ fn cpu_seconds() -> Option<f64> {
     // SAFETY: clock_gettime writes one `timespec` through the pointer, which points to
     // the local `t`, valid and writable for the call; it touches no other memory.
     let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    (r == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    (r == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// Where there is no process CPU-time clock: `None` (wall seconds are used).
