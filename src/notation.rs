@@ -198,6 +198,13 @@ pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParseP
     let (s, n) = text
         .split_once(',')
         .ok_or_else(|| bad(format!("expected <south>,<north>, found {text:?}")))?;
+    if n.contains(',') {
+        // Say what is wrong (N1: two numbers, South's first), not that `2,5` is no number.
+        let count = text.split(',').count();
+        return Err(bad(format!(
+            "expected 2 numbers <south>,<north>, found {count}: {text:?}"
+        )));
+    }
     let s = parse_count(s, u16::MAX as u64).map_err(|e| bad(format!("south: {e}")))?;
     let n = parse_count(n, u16::MAX as u64).map_err(|e| bad(format!("north: {e}")))?;
     Ok(BySide::new(s as u16, n as u16))
@@ -235,7 +242,7 @@ pub fn split_head(text: &str) -> Result<(&str, &str, Vec<&str>), ParsePositionEr
     let mut fields: Vec<&str> = text.split(' ').collect();
     let head = fields.remove(0);
     let (game, variant) = head.split_once(':').unwrap_or((head, ""));
-    if head.ends_with(':') {
+    if head.ends_with(':') && KNOWN_GAMES.contains(&game) {
         // `giuthi:` names a variant and gives none (N1, N4).
         return Err(ParseVariantError::Syntax(String::new()).into());
     }

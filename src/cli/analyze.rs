@@ -38,10 +38,7 @@ pub struct Args {
 fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::Result<i32> {
     let c = args.search.common(args.json);
     if !pos.rules.can_enumerate(&pos.state) {
-        return Err(super::usage(format!(
-            "{pos}: an opening redistribution is due (K3); its moves are too many to analyse \
-             (`giuthi bestmove` gives a heuristic opening choice)"
-        )));
+        return Err(super::usage(opening_refusal(pos)));
     }
     let (a, stopped) = run_think(pos, &c, &args.anytime, true, args.json, args.search.quiet)?;
     if args.json {
@@ -96,6 +93,45 @@ fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::R
         return Ok(report_stop(pos, e, false));
     }
     Ok(if stopped { 130 } else { 0 })
+}
+
+/// Why `analyze` cannot take a Kiothi opening (K3) and what to do instead: the heuristic
+/// redistribution of `bestmove`, and the play-phase position the heuristic choices of both
+/// sides lead to, ready to analyse.
+fn opening_refusal<R: Evaluate>(pos: &Position<R>) -> String {
+    let mut text = format!(
+        "{pos}: an opening redistribution is due (K3): every way of emptying two of {}'s \
+         occupied pits and placing their warriors anywhere on the board is a move (hundreds \
+         of millions at the start, K2), too many to analyse, with or without --movetime; \
+         analysis starts in the play phase, after both redistributions",
+        pos.turn()
+    );
+    // Play the heuristic redistributions until the play phase (at most two, K3).
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    while !p.rules.can_enumerate(&p.state) && line.len() < 2 {
+        let Some(m) = p.rules.unlisted_move(&p.state) else {
+            break;
+        };
+        let Ok(next) = p.play(m) else {
+            break;
+        };
+        line.push(m.to_string());
+        p = next;
+    }
+    if let Some(first) = line.first() {
+        text.push_str(&format!(
+            "\n  a heuristic opening choice (not exact): giuthi bestmove \"{pos}\"   # {first}"
+        ));
+    }
+    if p.rules.can_enumerate(&p.state) && !line.is_empty() {
+        text.push_str(&format!(
+            "\n  the play phase after the heuristic choices ({}): giuthi analyze \"{p}\" \
+             --movetime 2",
+            line.join(" then ")
+        ));
+    }
+    text
 }
 
 /// The line saying that `n` root lifts were still being sown when the time ran out

@@ -170,7 +170,9 @@ pub enum Suite {
     giuthi bench --suite kalah --only 'kalah(6,3)' --no-lean   # the general search path on Kalah\n\n\
     Node counts are deterministic: a change in them is a change in the search. Every value \
     is checked against the known one (exit 1 on a mismatch). CPU seconds are the process's \
-    (Linux /proc; wall seconds elsewhere). Build with --release to measure speed.")]
+    (its CPU-time clock, all threads; wall seconds where there is none), printed to the \
+    millisecond; a case under 1 ms of CPU says `too short to rate` instead of a speed. \
+    Build with --release to measure speed.")]
 pub struct Args {
     /// The suite to run.
     #[arg(long, value_enum, default_value_t = Suite::Quick)]
@@ -284,16 +286,40 @@ fn bench_one<R: Rules>(pos: &Position<R>, args: &Args, hash_mb: usize) -> anyhow
     })
 }
 
-/// CPU seconds used by this process so far (all threads), from `/proc/self/stat`
-/// (`utime + stime` at 100 ticks a second); `None` where that cannot be read.
+/// CPU seconds used by this process so far (all threads, user + system), from the
+/// process's CPU-time clock (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`, nanoseconds);
+/// `None` where that cannot be read (the caller then uses wall seconds).
+#[cfg(unix)]
+#[allow(unsafe_code)]
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name (which is in parentheses and may hold spaces).
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split(' ').collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one `timespec` through the pointer, which points to
+    // the local `t`, valid and writable for the call; it touches no other memory.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    (r == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
+/// Where there is no process CPU-time clock: `None` (wall seconds are used).
+#[cfg(not(unix))]
+fn cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The least CPU time a rate is given for: the text prints times in milliseconds, and a
+/// time that shows as `0.000 s` has no honest rate.
+const MIN_RATED_SECONDS: f64 = 0.001;
+
+/// `12345 nodes/cpu-s`, or `too short to rate` under [`MIN_RATED_SECONDS`] (the rate is
+/// never computed from a floor put under the measured time).
+fn rate(nodes: u64, cpu: f64) -> String {
+    if cpu >= MIN_RATED_SECONDS {
+        format!("{:.0} nodes/cpu-s", nodes as f64 / cpu)
+    } else {
+        "too short to rate".to_string()
+    }
 }
 
 /// Runs `giuthi bench`; returns the exit code.
@@ -363,7 +389,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             });
         } else {
             println!(
-                "{:<24} {} margin {:+}  {}  nodes {}  cpu {:.2} s  wall {:.2} s  {:.0} nodes/cpu-s",
+                "{:<24} {} margin {:+}  {}  nodes {}  cpu {:.3} s  wall {:.3} s  {}",
                 case.name,
                 out.ranges,
                 out.margin,
@@ -371,7 +397,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 out.nodes,
                 cpu,
                 wall,
-                out.nodes as f64 / cpu.max(0.01)
+                rate(out.nodes, cpu)
             );
         }
         if !ok {
@@ -407,8 +433,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         println!("{}", serde_json::to_string(&out)?);
     } else {
         println!(
-            "total nodes {total}  cpu {cpu:.2} s  wall {wall:.2} s  {:.0} nodes/cpu-s",
-            total as f64 / cpu.max(0.01)
+            "total nodes {total}  cpu {cpu:.3} s  wall {wall:.3} s  {}",
+            rate(total, cpu)
         );
     }
     Ok(if wrong > 0 { 1 } else { 0 })

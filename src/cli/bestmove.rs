@@ -14,13 +14,16 @@ use std::time::Instant;
 /// Arguments of `giuthi bestmove`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    giuthi bestmove \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"      # 5cw (exact)\n  \
+    giuthi bestmove \"giuthi 1,0,0,0/1,3,0,0 S 0,2\"      # bestmove 5cw exact: ...\n  \
     giuthi bestmove \"$(giuthi start)\" --movetime 0.5    # within half a second\n  \
     giuthi bestmove \"$(giuthi start)\" --movetime 2 --json\n  \
     giuthi bestmove \"$(giuthi start --game kiothi)\"     # heuristic opening (not exact)\n\n\
-    Prints the move on stdout (`none` when the game is over), and on stderr info lines \
-    while thinking (`info depth 7 score eval +3.20 nodes ... pv ...`; a proven value is \
-    `score exact +4`) and a last line saying whether the move is exact. A move is exact \
+    Prints one line on stdout, with or without --quiet: `bestmove MOVE exact: margin +1 \
+    (win), pv ...` for a proven move, `bestmove MOVE heuristic (not proven): eval +3.20 at \
+    depth 7, pv ...` for a guess (`bestmove none exact: the game is over, ...` when there \
+    is no move); the move is the second word, `exact:` or `heuristic` the third. Info \
+    lines go to stderr while thinking (`info depth 7 score eval +3.20 nodes ... pv ...`; a \
+    proven value is `score exact +4`; not with --quiet). A move is exact \
     only when the exact solver proved it (then it is a best move, the first one the engine \
     proved, its transposition table's move tried first; all of them: giuthi solve); a heuristic move comes with its evaluation, \
     the estimated final margin for the side to move in seeds. --json prints one object: \
@@ -81,26 +84,25 @@ fn bestmove<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::
         }
         println!("{v}");
     } else {
-        println!("{best}");
-        if !args.search.quiet {
-            if a.undecided > 0 {
-                eprintln!("{}", super::analyze::undecided_note(a.undecided));
-            }
-            if a.exact {
-                eprintln!(
-                    "bestmove {best} exact: margin {:+} ({}), pv {}",
-                    a.margin.unwrap_or(0),
-                    giuthi::GameResult::from_margin(a.margin.unwrap_or(0)),
-                    moves_to_strings(&a.pv).join(" ")
-                );
-            } else {
-                eprintln!(
-                    "bestmove {best} heuristic (not proven): eval {} at depth {}, pv {}",
-                    seeds(a.eval.unwrap_or(0.0)),
-                    a.depth.unwrap_or(0),
-                    moves_to_strings(&a.pv).join(" ")
-                );
-            }
+        if a.undecided > 0 && !args.search.quiet {
+            eprintln!("{}", super::analyze::undecided_note(a.undecided));
+        }
+        // One line on stdout, with or without --quiet: the move and whether it is proven,
+        // so a script reading stdout never takes a guess for a proof.
+        if a.exact {
+            println!(
+                "bestmove {best} exact: margin {:+} ({}), pv {}",
+                a.margin.unwrap_or(0),
+                giuthi::GameResult::from_margin(a.margin.unwrap_or(0)),
+                moves_to_strings(&a.pv).join(" ")
+            );
+        } else {
+            println!(
+                "bestmove {best} heuristic (not proven): eval {} at depth {}, pv {}",
+                seeds(a.eval.unwrap_or(0.0)),
+                a.depth.unwrap_or(0),
+                moves_to_strings(&a.pv).join(" ")
+            );
         }
     }
     if let Some(e) = &a.interrupted {
@@ -118,7 +120,11 @@ fn print_none<R: Rules>(pos: &Position<R>, json: bool, t: Instant) {
                 "depth": null, "pv": [], "nodes": 0, "seconds": t.elapsed().as_secs_f64()})
         );
     } else {
-        println!("none");
+        let margin = pos.final_scores()[pos.turn()] - pos.final_scores()[pos.turn().opponent()];
+        println!(
+            "bestmove none exact: the game is over, margin {margin:+} ({})",
+            giuthi::GameResult::from_margin(margin)
+        );
     }
 }
 
@@ -150,7 +156,10 @@ fn unlisted<R: Evaluate>(pos: &Position<R>, args: &Args, t: Instant) -> i32 {
                 "seconds": t.elapsed().as_secs_f64()})
         );
     } else {
-        println!("{m}");
+        println!(
+            "bestmove {m} heuristic (not proven): an opening redistribution (K3){}, pv {m}",
+            eval.map_or(String::new(), |e| format!(", eval {}", seeds(e)))
+        );
         eprintln!(
             "note: {pos} is an opening redistribution (K3); this move is a heuristic choice \
              (docs/kiothi.md), not an exact solution"

@@ -73,6 +73,12 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
         Err(usage(format!(
             "{arg}: a directory, not a position file (and not a position either: {err})"
         )))
+    } else if looks_like_path && path.exists() {
+        // A device, pipe or socket (`/dev/null`): it exists, so "no such file" would be wrong.
+        Err(usage(format!(
+            "{arg}: not a regular file (a device, pipe or socket); give a position or a \
+             position file (and it is not a position either: {err})"
+        )))
     } else if surely_path {
         Err(usage(format!(
             "{arg}: no such file: no file named {arg:?} exists (and it is not a position \

@@ -1,10 +1,11 @@
 //! `giuthi play`: apply moves to a position and print the result (RULES.md N1, N2, G10).
 //!
-//! The moves are played in order, each checked; the first malformed or illegal one stops
-//! the command with an error naming the move, its place in the list and the reason
-//! (exit code 2). Repetition is tracked along the moves played, the given position
-//! included: when a position (board, marks and turn) occurs a second time, the game ends
-//! at once in a draw (G10, K11) and any later move is refused.
+//! The moves are played in order, each checked (none at all: the position is printed as
+//! it is, canonical); the first malformed or illegal one stops the command with an error
+//! naming the move, its place in the list and the reason (exit code 2). Repetition is
+//! tracked along the moves played, the given position included: when a position (board,
+//! marks and turn) occurs a second time, the game ends at once in a draw (G10, K11) and
+//! any later move is refused.
 
 use super::common::{emit, has_repetition_rule, read_position, scores_line, usage};
 use giuthi::{with_position, Position, Rules};
@@ -14,7 +15,8 @@ use std::collections::HashMap;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  giuthi play 'giuthi 4,4,4,4,4/4,4,4,4,4 S 0,0' 5ccw 1cw\n  \
-    giuthi play --verbose \"$(giuthi start)\" 15cw"
+    giuthi play --verbose \"$(giuthi start)\" 15cw\n  \
+    giuthi play 'giuthi 1,1/1,7 S 0,0'      # no moves: the position as it is (game over)"
 )]
 pub struct Args {
     /// The position: a position string (RULES.md N1) or a file whose first non-comment
@@ -22,7 +24,9 @@ pub struct Args {
     #[arg(value_name = "POSITION")]
     pub position: String,
     /// The moves to play in order (N2: `7ccw`, `12cw`, `pass`; Kalah: the pit number).
-    #[arg(value_name = "MOVE", required = true)]
+    /// None at all prints the position as it is (canonical), so an empty principal
+    /// variation (a finished game) replays too.
+    #[arg(value_name = "MOVE")]
     pub moves: Vec<String>,
     /// Print each move with what it did (laps, seeds sown, captured, extra move) and the
     /// position after it.

@@ -459,9 +459,38 @@ fn g10_play_tracks_repetition_and_refuses_later_moves() {
     assert!(!err.contains("repetition"), "{err}");
 }
 
+/// N1, G9: `play` with no move prints the position as it is, canonical, so an empty
+/// principal variation (a finished game: `solve --json` gives `"pv": []`) replays too; a
+/// finished game gets its final scores on stderr, as after a line that ends it.
 #[test]
-fn play_without_moves_is_a_usage_error() {
-    usage_error(&["play", START_2X5X4]);
+fn g9_play_without_moves_prints_the_position_as_it_is() {
+    assert_eq!(ok(&["play", START_2X5X4]), format!("{START_2X5X4}\n"));
+    // The captured field left out (N1) comes back canonical.
+    assert_eq!(ok(&["play", "giuthi 1,1/1,7 S"]), "giuthi 1,1/1,7 S 0,0\n");
+    let over = "giuthi 1,1/1,7 S 0,0";
+    let solved: Value =
+        serde_json::from_str(&ok(&["solve", over, "--json", "--threads", "1"])).unwrap();
+    let pv: Vec<&str> = solved["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(pv.is_empty(), "{solved}");
+    let mut args = vec!["play", over];
+    args.extend(&pv);
+    let (code, out, err) = giuthi(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{over}\n"));
+    assert!(
+        err.contains("the game is over; final scores: South 8, North 2"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&ok(&["play", over, "--json"])).unwrap();
+    assert_eq!(v["moves"], serde_json::json!([]));
+    assert_eq!(v["position"], over);
+    assert_eq!(v["start"], over);
+    assert_eq!(v["end"], "game over: South 8, North 2: South wins by 6");
 }
 
 // ---------------------------------------------------------------- perft

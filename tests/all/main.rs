@@ -12,6 +12,7 @@ mod cli_tb;
 mod common;
 mod fresh_session9;
 mod fresh_trial;
+mod fresh_trial12;
 mod fresh_user;
 mod game_record;
 mod kalah;

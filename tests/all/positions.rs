@@ -256,7 +256,10 @@ fn cli_analyze_and_bestmove() {
     assert_eq!(v["moves"][0]["move"], "5cw");
     assert_eq!(v["moves"][0]["margin"], 1);
     let out = giuthi(&["bestmove", "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--threads", "1"]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5cw");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "bestmove 5cw exact: margin +1 (win), pv 5cw pass 4cw"
+    );
     let out = giuthi(&["solve", "giuthi nonsense"]);
     assert_eq!(out.status.code(), Some(2));
 }
