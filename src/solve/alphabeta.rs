@@ -152,10 +152,9 @@ pub struct SolverOptions {
     /// With more than one thread: nodes fewer than this many plies below a null-window
     /// test's root search the children another thread is searching last (simplified
     /// ABDADA, src/solve/busy.rs; order only, values never change). `None` (the default):
-    /// the move order's choice, 4 plies with captures first (Giuthi, Kiothi), every
-    /// depth with Irving's extra-moves order (Kalah), where a node expected to fail
-    /// defers even its first child; as measured in docs/performance.md (Session 8:
-    /// threads; Session 10: threads). Ignored with one thread.
+    /// 16 plies; with Irving's extra-moves order (Kalah) a node expected to fail defers
+    /// even its first child, and below these plies the lean path searches (as measured
+    /// in docs/performance.md, Sessions 8, 10 and 13: threads). Ignored with one thread.
     pub defer_depth: Option<usize>,
     /// Put the transposition table on huge pages (default true; see
     /// [`Table::try_new_paged`]): false for searches with a deadline, which touch only a
@@ -196,15 +195,12 @@ pub const DEFAULT_MAX_PLY: usize = 1 << 21;
 /// in docs/performance.md (Session 8: threads).
 const PERTURB_DEPTH: usize = 8;
 
-/// The default of [`SolverOptions::defer_depth`] for a resolved move order scheme: every
-/// depth for Irving's extra-moves order (Kalah), 4 plies otherwise (docs/performance.md,
-/// Session 10: threads).
-fn default_defer_depth(scheme: MoveOrder) -> usize {
-    match scheme {
-        MoveOrder::ExtraMoves => usize::MAX,
-        _ => 4,
-    }
-}
+/// The default of [`SolverOptions::defer_depth`]: 16 plies for every move order. Deeper,
+/// the threads search alone: no busy table, and in games that cannot repeat (Kalah) the
+/// lean path. Against every depth for Irving's order (Kalah(6,4): the same nodes, 15% less
+/// CPU) and 4 plies for captures first (a 2x5 32-seed start: 130 M nodes at two threads
+/// against 208 M); docs/performance.md, Session 13: threads.
+const DEFER_DEPTH: usize = 16;
 
 /// Default of [`SolverOptions::first_cap`].
 pub const DEFAULT_FIRST_CAP: usize = 4;
@@ -1597,10 +1593,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             scheme: solver.opts.order.resolve(rules),
             repeats: rules.can_repeat(),
             defer_depth: if solver.opts.threads > 1 {
-                solver
-                    .opts
-                    .defer_depth
-                    .unwrap_or_else(|| default_defer_depth(solver.opts.order.resolve(rules)))
+                solver.opts.defer_depth.unwrap_or(DEFER_DEPTH)
             } else {
                 0
             },

@@ -4,8 +4,9 @@
 //! deferring children at every depth (`defer_depth: Some(64)`, src/solve/busy.rs) and with
 //! the default, and their principal variations replay to the margin. The deferral must
 //! actually happen (asserted), so the test exercises the second pass of the children loop;
-//! on Kalah the default defers at every depth, nodes expected to fail even their first
-//! child (docs/performance.md, Session 10), and is asserted to defer on its own.
+//! on Kalah the default defers within 16 plies, nodes expected to fail even their first
+//! child (docs/performance.md, Sessions 10 and 13), with the lean path below, and is
+//! asserted to defer on its own.
 
 use giuthi::rules::giuthi::{Giuthi, GiuthiState, Variant};
 use giuthi::rules::kalah::{Kalah, KalahState};
