@@ -971,26 +971,51 @@ fn solve_layer_one_pass<R: TbGame>(ctx: &LayerCtx<'_, R>) -> Result<LayerOutcome
     pool.install(|| {
         (0..nchunks)
             .into_par_iter()
-            .for_each_init(Vec::new, |kids: &mut Vec<Vec<Child<R>>>, c| {
+            .for_each_init(Scratch::default, |scratch: &mut Scratch<R>, c| {
                 if stopped.load(Ordering::Relaxed) || stop(0) {
                     stopped.store(true, Ordering::Relaxed);
                     return;
                 }
                 let start = (c * CHUNK) as u64;
-                let len = (size - start).min(CHUNK as u64);
+                let end = (start + CHUNK as u64).min(size);
                 let mut board = [0u8; 32];
                 ranker.unrank(start, seeds as usize, &mut board[..p]);
                 let mut chunk_edges = 0u64;
-                for r in start..start + len {
-                    if r > start {
-                        ranker.step(&mut board[..p]);
+                if scratch.batch.len() < BATCH {
+                    scratch.batch.resize_with(BATCH, Vec::new);
+                }
+                // Batches of positions: first every unsolved one's moves, their entries
+                // prefetched, then the values, by which time most entries are in cache.
+                for first in (start..end).step_by(BATCH) {
+                    let last = (first + BATCH as u64).min(end);
+                    let mut open = [false; BATCH];
+                    for r in first..last {
+                        if r > start {
+                            ranker.step(&mut board[..p]);
+                        }
+                        if entries[r as usize].load(Ordering::Relaxed) != UNSOLVED {
+                            continue;
+                        }
+                        let i = (r - first) as usize;
+                        let mut moves = std::mem::take(&mut scratch.batch[i]);
+                        match pass.expand(&board, &mut scratch.kids, &mut moves) {
+                            Some(v) => entries[r as usize].store(v, Ordering::Relaxed),
+                            None => open[i] = true,
+                        }
+                        scratch.batch[i] = moves;
                     }
-                    if entries[r as usize].load(Ordering::Relaxed) == UNSOLVED {
-                        pass.eval(&board, r, 0, kids, &mut chunk_edges);
+                    for r in first..last {
+                        let i = (r - first) as usize;
+                        if open[i] && entries[r as usize].load(Ordering::Relaxed) == UNSOLVED {
+                            let moves = std::mem::take(&mut scratch.batch[i]);
+                            let v = pass.resolve(&moves, 0, scratch, &mut chunk_edges);
+                            entries[r as usize].store(v, Ordering::Relaxed);
+                            scratch.batch[i] = moves;
+                        }
                     }
                 }
                 edges.fetch_add(chunk_edges, Ordering::Relaxed);
-                pb.inc(len);
+                pb.inc(end - start);
             })
     });
     if stopped.load(Ordering::Relaxed) {
@@ -1016,6 +1041,45 @@ fn solve_layer_one_pass<R: TbGame>(ctx: &LayerCtx<'_, R>) -> Result<LayerOutcome
     ))
 }
 
+/// Positions whose moves [`solve_layer_one_pass`] lists (and whose children's entries it
+/// prefetches) before it evaluates the first of them.
+const BATCH: usize = 16;
+
+/// A move of a position being evaluated: its child, seen with the mover as South.
+#[derive(Clone, Copy)]
+struct OneMove {
+    /// The child's board (read when the child is in the layer and not yet solved).
+    board: [u8; 32],
+    /// The child's rank in its layer.
+    rank: u64,
+    /// The child's layer: the seeds on its board.
+    seeds: u32,
+    /// The seeds the move captured (into the store included); 0: an in-layer move.
+    captured: i16,
+    /// Whether the turn passes.
+    passes: bool,
+}
+
+/// A worker thread's buffers for [`solve_layer_one_pass`].
+struct Scratch<R: TbGame> {
+    /// The children of the position being expanded.
+    kids: Vec<Child<R>>,
+    /// The moves of the positions of the current batch.
+    batch: Vec<Vec<OneMove>>,
+    /// The moves of the position at each depth of the recursion (from depth 1).
+    levels: Vec<Vec<OneMove>>,
+}
+
+impl<R: TbGame> Default for Scratch<R> {
+    fn default() -> Self {
+        Scratch {
+            kids: Vec::new(),
+            batch: Vec::new(),
+            levels: Vec::new(),
+        }
+    }
+}
+
 /// What the depth-first evaluation of [`solve_layer_one_pass`] reads and writes.
 struct OnePass<'a, R: TbGame> {
     rules: &'a R,
@@ -1027,56 +1091,113 @@ struct OnePass<'a, R: TbGame> {
 }
 
 impl<R: TbGame> OnePass<'_, R> {
-    /// Evaluates the South-to-move `board` of rank `r` (not yet solved), its unsolved
-    /// in-layer children first, stores its entry and returns it. `kids[d]` holds the
-    /// children at depth `d`; `edges` counts the in-layer edges.
+    /// The entry of the South-to-move `board` when the game is over there; else `None`,
+    /// its moves in `moves`, their children's entries prefetched.
+    fn expand(
+        &self,
+        board: &[u8; 32],
+        kids: &mut Vec<Child<R>>,
+        moves: &mut Vec<OneMove>,
+    ) -> Option<u16> {
+        let p = 2 * self.rules.pits_per_row();
+        let state = self.rules.make_state(&board[..p], Side::South);
+        self.rules.children(&state, kids);
+        if kids.is_empty() {
+            return Some(encode(Bounds::exact(self.rules.final_value(&state))));
+        }
+        moves.clear();
+        for ch in kids.iter() {
+            let mut m = OneMove {
+                board: [0; 32],
+                rank: 0,
+                seeds: 0,
+                captured: ch.captured as i16,
+                passes: ch.turn_passes,
+            };
+            m.seeds = south_view(self.rules, &ch.state, &mut m.board);
+            m.rank = self.ranker.rank(&m.board[..p]);
+            if m.captured > 0 {
+                let bytes = self.lower[m.seeds as usize].entry_bytes();
+                prefetch(&bytes[2 * m.rank as usize]);
+            } else {
+                prefetch(&self.entries[m.rank as usize]);
+            }
+            moves.push(m);
+        }
+        None
+    }
+
+    /// The entry of a position from its `moves` (from [`OnePass::expand`]), a child in
+    /// the layer not yet solved evaluated first, at `depth + 1`.
+    fn resolve(
+        &self,
+        moves: &[OneMove],
+        depth: usize,
+        scratch: &mut Scratch<R>,
+        edges: &mut u64,
+    ) -> u16 {
+        let (mut lo, mut hi) = (NEG_INF, NEG_INF);
+        for m in moves {
+            let b = if m.captured > 0 {
+                self.lower[m.seeds as usize].get(m.rank)
+            } else {
+                *edges += 1;
+                let mut e = self.entries[m.rank as usize].load(Ordering::Relaxed);
+                if e == UNSOLVED {
+                    e = self.eval(&m.board, m.rank, depth + 1, scratch, edges);
+                }
+                decode(e)
+            };
+            let (lo_m, hi_m) = contribution(b, m.captured, m.passes);
+            lo = lo.max(lo_m);
+            hi = hi.max(hi_m);
+        }
+        encode(Bounds { lo, hi })
+    }
+
+    /// Evaluates the South-to-move `board` of rank `r` (not yet solved) at `depth`, its
+    /// unsolved in-layer children first, stores its entry and returns it.
     fn eval(
         &self,
         board: &[u8; 32],
         r: u64,
         depth: usize,
-        kids: &mut Vec<Vec<Child<R>>>,
+        scratch: &mut Scratch<R>,
         edges: &mut u64,
     ) -> u16 {
         assert!(
             depth <= self.max_depth,
             "an in-layer path longer than S (n - 1) moves: the game can repeat"
         );
-        let p = 2 * self.rules.pits_per_row();
-        if kids.len() <= depth {
-            kids.push(Vec::new());
+        if scratch.levels.len() <= depth {
+            scratch.levels.resize_with(depth + 1, Vec::new);
         }
-        let mut list = std::mem::take(&mut kids[depth]);
-        let state = self.rules.make_state(&board[..p], Side::South);
-        self.rules.children(&state, &mut list);
-        let v = if list.is_empty() {
-            encode(Bounds::exact(self.rules.final_value(&state)))
-        } else {
-            let (mut lo, mut hi) = (NEG_INF, NEG_INF);
-            let mut cb = [0u8; 32];
-            for ch in list.iter() {
-                let cs = south_view(self.rules, &ch.state, &mut cb);
-                let ci = self.ranker.rank(&cb[..p]);
-                let b = if ch.captured > 0 {
-                    self.lower[cs as usize].get(ci)
-                } else {
-                    *edges += 1;
-                    let mut e = self.entries[ci as usize].load(Ordering::Relaxed);
-                    if e == UNSOLVED {
-                        e = self.eval(&cb, ci, depth + 1, kids, edges);
-                    }
-                    decode(e)
-                };
-                let (lo_m, hi_m) = contribution(b, ch.captured as i16, ch.turn_passes);
-                lo = lo.max(lo_m);
-                hi = hi.max(hi_m);
-            }
-            encode(Bounds { lo, hi })
+        let mut moves = std::mem::take(&mut scratch.levels[depth]);
+        let v = match self.expand(board, &mut scratch.kids, &mut moves) {
+            Some(v) => v,
+            None => self.resolve(&moves, depth, scratch, edges),
         };
-        kids[depth] = list;
+        scratch.levels[depth] = moves;
         self.entries[r as usize].store(v, Ordering::Relaxed);
         v
     }
+}
+
+/// Asks the processor to bring `x`'s cache line in (a hint only).
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = std::ptr::from_ref(x).cast::<i8>();
+        // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` points
+        // to a live value anyway.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Whether bit `r` of `set` is set.
