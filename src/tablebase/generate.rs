@@ -969,9 +969,9 @@ fn solve_layer_one_pass<R: TbGame>(ctx: &LayerCtx<'_, R>) -> Result<LayerOutcome
         max_depth: seeds as usize * n.saturating_sub(1),
     };
     pool.install(|| {
-        (0..nchunks)
-            .into_par_iter()
-            .for_each_init(Scratch::default, |scratch: &mut Scratch<R>, c| {
+        (0..nchunks).into_par_iter().for_each_init(
+            Scratch::default,
+            |scratch: &mut Scratch<R>, c| {
                 if stopped.load(Ordering::Relaxed) || stop(0) {
                     stopped.store(true, Ordering::Relaxed);
                     return;
@@ -1016,7 +1016,8 @@ fn solve_layer_one_pass<R: TbGame>(ctx: &LayerCtx<'_, R>) -> Result<LayerOutcome
                 }
                 edges.fetch_add(chunk_edges, Ordering::Relaxed);
                 pb.inc(end - start);
-            })
+            },
+        )
     });
     if stopped.load(Ordering::Relaxed) {
         pb.abandon_with_message("stopped in the pass");
@@ -1100,29 +1101,28 @@ impl<R: TbGame> OnePass<'_, R> {
         moves: &mut Vec<OneMove>,
     ) -> Option<u16> {
         let p = 2 * self.rules.pits_per_row();
-        let state = self.rules.make_state(&board[..p], Side::South);
-        self.rules.children(&state, kids);
-        if kids.is_empty() {
-            return Some(encode(Bounds::exact(self.rules.final_value(&state))));
-        }
         moves.clear();
-        for ch in kids.iter() {
-            let mut m = OneMove {
-                board: [0; 32],
-                rank: 0,
-                seeds: 0,
-                captured: ch.captured as i16,
-                passes: ch.turn_passes,
-            };
-            m.seeds = south_view(self.rules, &ch.state, &mut m.board);
-            m.rank = self.ranker.rank(&m.board[..p]);
-            if m.captured > 0 {
-                let bytes = self.lower[m.seeds as usize].entry_bytes();
-                prefetch(&bytes[2 * m.rank as usize]);
-            } else {
-                prefetch(&self.entries[m.rank as usize]);
-            }
-            moves.push(m);
+        let any = self
+            .rules
+            .south_moves(&board[..p], kids, |child, seeds, captured, passes| {
+                let rank = self.ranker.rank(&child[..p]);
+                if captured > 0 {
+                    let bytes = self.lower[seeds as usize].entry_bytes();
+                    prefetch(&bytes[2 * rank as usize]);
+                } else {
+                    prefetch(&self.entries[rank as usize]);
+                }
+                moves.push(OneMove {
+                    board: *child,
+                    rank,
+                    seeds,
+                    captured: captured as i16,
+                    passes,
+                });
+            });
+        if !any {
+            let state = self.rules.make_state(&board[..p], Side::South);
+            return Some(encode(Bounds::exact(self.rules.final_value(&state))));
         }
         None
     }
