@@ -155,6 +155,41 @@ impl Ranker {
         }
         board[0] = prev_slot as u8;
     }
+
+    /// Steps `board` (length `pits`) to the board of the next rank in its layer, so that
+    /// `rank` rises by one; returns `false`, leaving `board` as it was, when it holds the
+    /// layer's last board (all its seeds in pit 0). A few byte operations where
+    /// [`Ranker::unrank`] searches the binomial tables: a walk through a layer in rank
+    /// order unranks its first board only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::index::Ranker;
+    /// let r = Ranker::new(3, 4);
+    /// let mut b = [0, 0, 2]; // rank 0
+    /// assert!(r.step(&mut b));
+    /// assert_eq!((b, r.rank(&b)), ([0, 1, 1], 1));
+    /// let mut last = [2, 0, 0];
+    /// assert!(!r.step(&mut last));
+    /// ```
+    #[inline]
+    pub fn step(&self, board: &mut [u8]) -> bool {
+        // The colex successor of the bars: the first bar `j` with a free slot above it
+        // (pit `j + 1` not empty) moves up one slot, and the bars below it go down to the
+        // bottom: pit `j + 1` gives a seed, pit `j` takes it and the seeds of pits `0..j`.
+        let mut below = 0u32; // the seeds of pits 0..=j
+        for j in 0..self.pits - 1 {
+            below += board[j] as u32;
+            if board[j + 1] > 0 {
+                board[j + 1] -= 1;
+                board[..j].fill(0);
+                board[j] = (below + 1) as u8;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Exact 64-bit keys of (board, turn) pairs: `2 * (cumulative(S) + rank) + turn`, exact
@@ -302,6 +337,29 @@ mod tests {
         let full = [255u8; 12];
         assert_eq!(big.key(&full, Side::South), big.key(&full, Side::South));
         assert_ne!(big.key(&full, Side::South), big.key(&full, Side::North));
+    }
+
+    /// Stepping through a layer from rank 0 visits every board in rank order and stops at
+    /// the last.
+    #[test]
+    fn step_walks_the_layer_in_rank_order() {
+        for pits in 1..=6 {
+            let r = Ranker::new(pits, 8);
+            for seeds in 0..=8 {
+                let size = r.layer_size(seeds);
+                let mut b = vec![0u8; pits];
+                let mut want = vec![0u8; pits];
+                r.unrank(0, seeds, &mut b);
+                for k in 1..size {
+                    assert!(r.step(&mut b), "pits {pits} seeds {seeds} rank {k}");
+                    r.unrank(k, seeds, &mut want);
+                    assert_eq!(b, want, "pits {pits} seeds {seeds} rank {k}");
+                }
+                let last = b.clone();
+                assert!(!r.step(&mut b));
+                assert_eq!(b, last);
+            }
+        }
     }
 
     #[test]

@@ -72,6 +72,11 @@ pub struct GenArgs {
     /// Do not use the mirror symmetry to skip work (Giuthi).
     #[arg(long)]
     no_mirror: bool,
+    /// Solve the layers of a game that cannot repeat (Kalah) by the fixpoint sweeps, as
+    /// Giuthi's, not in one pass: the second method, for checks (the files are the same
+    /// past the header).
+    #[arg(long)]
+    fixpoint: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -281,6 +286,7 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
         stop: Some(super::solve::stop_flag()),
         stop_after_sweeps: a.stop_after_sweeps,
         checkpoint_secs: a.checkpoint_every.or(if a.mpi { Some(600) } else { None }),
+        one_pass: !a.fixpoint,
     };
     let t0 = Instant::now();
     let mut done: Vec<serde_json::Value> = Vec::new();

@@ -66,6 +66,13 @@ pub struct GenOptions {
     /// seconds have passed since the last save (0: after every sweep; `None`: only when
     /// stopped). A crash or a `kill -9` then loses at most that much work.
     pub checkpoint_secs: Option<u64>,
+    /// Solve each layer of a game that cannot repeat ([`crate::rules::Rules::can_repeat`] false:
+    /// Kalah) in one pass, children before parents, without the edge stream and the
+    /// sweeps (see the module docs). Off, such a layer takes the fixpoint sweeps as
+    /// Giuthi's do: the second method that the tests compare it with, entry by entry.
+    /// Ignored for a game that can repeat, on a cluster of more than one process, and for
+    /// a layer resumed from a `.partial` file (all three take the sweeps).
+    pub one_pass: bool,
 }
 
 impl GenOptions {
@@ -80,6 +87,7 @@ impl GenOptions {
             stop: None,
             stop_after_sweeps: None,
             checkpoint_secs: None,
+            one_pass: true,
         }
     }
 }
@@ -248,6 +256,9 @@ pub fn generate_on<R: TbGame>(
     if let Some(t) = opts.threads {
         builder = builder.num_threads(t);
     }
+    // The one pass recurses up to `S (n - 1)` in-layer moves deep (1,890 at 126 seeds on
+    // 2x16 pits, a few hundred bytes a level): room to spare.
+    builder = builder.stack_size(16 << 20);
     let pool = builder
         .build()
         .map_err(|e| TbError::Unsupported(format!("cannot start the thread pool: {e}")))?;
@@ -376,7 +387,15 @@ pub fn generate_on<R: TbGame>(
                 checkpoint_secs: opts.checkpoint_secs,
             };
             let resumed_after_sweep = resume.as_ref().map(|lf| lf.header.sweeps);
-            let outcome = solve_layer(&ctx, &mut checkpoint)?;
+            let outcome = if opts.one_pass
+                && !rules.can_repeat()
+                && cluster.size() == 1
+                && resume.is_none()
+            {
+                solve_layer_one_pass(&ctx)?
+            } else {
+                solve_layer(&ctx, &mut checkpoint)?
+            };
             let millis = t0.elapsed().as_millis() as u64;
             let (entries, stats) = match outcome {
                 LayerOutcome::Done(entries, stats) => (entries, stats),
@@ -899,6 +918,286 @@ fn solve_layer<R: TbGame>(
             max_changed_in_sweep: changed_max,
         },
     ))
+}
+
+/// The entry of a position not yet solved by [`solve_layer_one_pass`]: `lo = +inf`, which
+/// no stored entry has (`lo` is finite or minus infinity).
+const UNSOLVED: u16 = u16::from_le_bytes([0x7f, 0x7f]);
+
+/// Solves one layer of a game that cannot repeat ([`crate::rules::Rules::can_repeat`] false) in one
+/// pass: positions are taken in rank order, and one not yet solved is evaluated from its
+/// children, an in-layer child not yet solved first (depth first, the children before
+/// the parent). Each position is evaluated once (twice at most when two threads reach it
+/// together: the same exact value), reading its children's entries directly: no edge
+/// stream, no sweeps.
+///
+/// Why it terminates and is exact: a move that stays in the layer drops no seed into a
+/// store and captures nothing, so (Kalah R1, R3) it sows within the mover's own row,
+/// moving every sown seed nearer the end of that row. `Φ`, the sum over both rows of each
+/// seed's distance from the start of its row, rises strictly with every in-layer move, and
+/// the row swap of the South view keeps it. So the in-layer moves form an acyclic graph of
+/// depth at most `S (n - 1)`, and the value of a position is the maximum over its moves
+/// of their contributions, its children's values being known when it is evaluated: the
+/// unique fixpoint of the sweeps, `lo = hi` everywhere (the tests compare the two methods
+/// entry by entry). A depth past `S (n - 1)` would mean `can_repeat` is wrong: it panics.
+fn solve_layer_one_pass<R: TbGame>(ctx: &LayerCtx<'_, R>) -> Result<LayerOutcome, TbError> {
+    let LayerCtx {
+        rules,
+        ranker,
+        lower,
+        seeds,
+        progress,
+        stop,
+        pool,
+        ..
+    } = *ctx;
+    let n = rules.pits_per_row();
+    let p = 2 * n;
+    let size = ranker.layer_size(seeds as usize);
+    let entries: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(UNSOLVED)).collect();
+    let pb = progress_bar(progress, size, seeds);
+    pb.set_message("one pass");
+    let nchunks = size.div_ceil(CHUNK as u64) as usize;
+    let t0 = Instant::now();
+    let edges = AtomicU64::new(0);
+    let stopped = AtomicBool::new(false);
+    let pass = OnePass {
+        rules,
+        ranker,
+        lower,
+        entries: &entries,
+        max_depth: seeds as usize * n.saturating_sub(1),
+    };
+    pool.install(|| {
+        (0..nchunks).into_par_iter().for_each_init(
+            Scratch::default,
+            |scratch: &mut Scratch<R>, c| {
+                if stopped.load(Ordering::Relaxed) || stop(0) {
+                    stopped.store(true, Ordering::Relaxed);
+                    return;
+                }
+                let start = (c * CHUNK) as u64;
+                let end = (start + CHUNK as u64).min(size);
+                let mut board = [0u8; 32];
+                ranker.unrank(start, seeds as usize, &mut board[..p]);
+                let mut chunk_edges = 0u64;
+                if scratch.batch.len() < BATCH {
+                    scratch.batch.resize_with(BATCH, Vec::new);
+                }
+                // Batches of positions: first every unsolved one's moves, their entries
+                // prefetched, then the values, by which time most entries are in cache.
+                for first in (start..end).step_by(BATCH) {
+                    let last = (first + BATCH as u64).min(end);
+                    let mut open = [false; BATCH];
+                    for r in first..last {
+                        if r > start {
+                            ranker.step(&mut board[..p]);
+                        }
+                        if entries[r as usize].load(Ordering::Relaxed) != UNSOLVED {
+                            continue;
+                        }
+                        let i = (r - first) as usize;
+                        let mut moves = std::mem::take(&mut scratch.batch[i]);
+                        match pass.expand(&board, &mut scratch.kids, &mut moves) {
+                            Some(v) => entries[r as usize].store(v, Ordering::Relaxed),
+                            None => open[i] = true,
+                        }
+                        scratch.batch[i] = moves;
+                    }
+                    for r in first..last {
+                        let i = (r - first) as usize;
+                        if open[i] && entries[r as usize].load(Ordering::Relaxed) == UNSOLVED {
+                            let moves = std::mem::take(&mut scratch.batch[i]);
+                            let v = pass.resolve(&moves, 0, scratch, &mut chunk_edges);
+                            entries[r as usize].store(v, Ordering::Relaxed);
+                            scratch.batch[i] = moves;
+                        }
+                    }
+                }
+                edges.fetch_add(chunk_edges, Ordering::Relaxed);
+                pb.inc(end - start);
+            },
+        )
+    });
+    if stopped.load(Ordering::Relaxed) {
+        pb.abandon_with_message("stopped in the pass");
+        return Ok(LayerOutcome::Stopped {
+            entries: None,
+            sweeps: 0,
+        });
+    }
+    pb.finish_with_message("one pass");
+    Ok(LayerOutcome::Done(
+        entries,
+        SolveStats {
+            scan_millis: t0.elapsed().as_millis() as u64,
+            scanned: size,
+            edges: edges.load(Ordering::Relaxed),
+            sweeps: 1,
+            scratch_bytes: 0,
+            buffer_bytes: 0,
+            changed: 0,
+            max_changed_in_sweep: 0,
+        },
+    ))
+}
+
+/// Positions whose moves [`solve_layer_one_pass`] lists (and whose children's entries it
+/// prefetches) before it evaluates the first of them.
+const BATCH: usize = 16;
+
+/// A move of a position being evaluated: its child, seen with the mover as South.
+#[derive(Clone, Copy)]
+struct OneMove {
+    /// The child's board (read when the child is in the layer and not yet solved).
+    board: [u8; 32],
+    /// The child's rank in its layer.
+    rank: u64,
+    /// The child's layer: the seeds on its board.
+    seeds: u32,
+    /// The seeds the move captured (into the store included); 0: an in-layer move.
+    captured: i16,
+    /// Whether the turn passes.
+    passes: bool,
+}
+
+/// A worker thread's buffers for [`solve_layer_one_pass`].
+struct Scratch<R: TbGame> {
+    /// The children of the position being expanded.
+    kids: Vec<Child<R>>,
+    /// The moves of the positions of the current batch.
+    batch: Vec<Vec<OneMove>>,
+    /// The moves of the position at each depth of the recursion (from depth 1).
+    levels: Vec<Vec<OneMove>>,
+}
+
+impl<R: TbGame> Default for Scratch<R> {
+    fn default() -> Self {
+        Scratch {
+            kids: Vec::new(),
+            batch: Vec::new(),
+            levels: Vec::new(),
+        }
+    }
+}
+
+/// What the depth-first evaluation of [`solve_layer_one_pass`] reads and writes.
+struct OnePass<'a, R: TbGame> {
+    rules: &'a R,
+    ranker: &'a Ranker,
+    lower: &'a [LayerFile],
+    entries: &'a [AtomicU16],
+    /// `S (n - 1)`: the longest chain of in-layer moves.
+    max_depth: usize,
+}
+
+impl<R: TbGame> OnePass<'_, R> {
+    /// The entry of the South-to-move `board` when the game is over there; else `None`,
+    /// its moves in `moves`, their children's entries prefetched.
+    fn expand(
+        &self,
+        board: &[u8; 32],
+        kids: &mut Vec<Child<R>>,
+        moves: &mut Vec<OneMove>,
+    ) -> Option<u16> {
+        let p = 2 * self.rules.pits_per_row();
+        moves.clear();
+        let any = self
+            .rules
+            .south_moves(&board[..p], kids, |child, seeds, captured, passes| {
+                let rank = self.ranker.rank(&child[..p]);
+                if captured > 0 {
+                    let bytes = self.lower[seeds as usize].entry_bytes();
+                    prefetch(&bytes[2 * rank as usize]);
+                } else {
+                    prefetch(&self.entries[rank as usize]);
+                }
+                moves.push(OneMove {
+                    board: *child,
+                    rank,
+                    seeds,
+                    captured: captured as i16,
+                    passes,
+                });
+            });
+        if !any {
+            let state = self.rules.make_state(&board[..p], Side::South);
+            return Some(encode(Bounds::exact(self.rules.final_value(&state))));
+        }
+        None
+    }
+
+    /// The entry of a position from its `moves` (from [`OnePass::expand`]), a child in
+    /// the layer not yet solved evaluated first, at `depth + 1`.
+    fn resolve(
+        &self,
+        moves: &[OneMove],
+        depth: usize,
+        scratch: &mut Scratch<R>,
+        edges: &mut u64,
+    ) -> u16 {
+        let (mut lo, mut hi) = (NEG_INF, NEG_INF);
+        for m in moves {
+            let b = if m.captured > 0 {
+                self.lower[m.seeds as usize].get(m.rank)
+            } else {
+                *edges += 1;
+                let mut e = self.entries[m.rank as usize].load(Ordering::Relaxed);
+                if e == UNSOLVED {
+                    e = self.eval(&m.board, m.rank, depth + 1, scratch, edges);
+                }
+                decode(e)
+            };
+            let (lo_m, hi_m) = contribution(b, m.captured, m.passes);
+            lo = lo.max(lo_m);
+            hi = hi.max(hi_m);
+        }
+        encode(Bounds { lo, hi })
+    }
+
+    /// Evaluates the South-to-move `board` of rank `r` (not yet solved) at `depth`, its
+    /// unsolved in-layer children first, stores its entry and returns it.
+    fn eval(
+        &self,
+        board: &[u8; 32],
+        r: u64,
+        depth: usize,
+        scratch: &mut Scratch<R>,
+        edges: &mut u64,
+    ) -> u16 {
+        assert!(
+            depth <= self.max_depth,
+            "an in-layer path longer than S (n - 1) moves: the game can repeat"
+        );
+        if scratch.levels.len() <= depth {
+            scratch.levels.resize_with(depth + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut scratch.levels[depth]);
+        let v = match self.expand(board, &mut scratch.kids, &mut moves) {
+            Some(v) => v,
+            None => self.resolve(&moves, depth, scratch, edges),
+        };
+        scratch.levels[depth] = moves;
+        self.entries[r as usize].store(v, Ordering::Relaxed);
+        v
+    }
+}
+
+/// Asks the processor to bring `x`'s cache line in (a hint only).
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = std::ptr::from_ref(x).cast::<i8>();
+        // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` points
+        // to a live value anyway.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Whether bit `r` of `set` is set.

@@ -203,6 +203,48 @@ pub trait TbGame: Rules {
     fn from_header(variant: u8, n: u8) -> Result<Self, TbError>;
     /// The name used in file names: game, variant, n (`giuthi-n5`, `giuthi-chain=one-n5`).
     fn file_stem(&self) -> String;
+    /// The moves of the South-to-move `board` (`2n` pits) for the generator: calls
+    /// `f(child, seeds, captured, turn_passes)` for each in the order of
+    /// [`Rules::children`], `child[..2n]` the child's board seen with its mover as South
+    /// (the row swap when the turn passes, [`index::south_view`]) and `seeds` the seeds
+    /// on it. Returns `false`, calling nothing, when the game is over there. `kids` is
+    /// scratch. The default goes through [`Rules::children`]; a game may do it faster
+    /// (Kalah's short sowings, tested against the default in `tests/all/tablebase.rs`).
+    #[inline]
+    fn south_moves(
+        &self,
+        board: &[u8],
+        kids: &mut Vec<crate::rules::Child<Self>>,
+        mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+    ) -> bool {
+        let state = self.make_state(board, Side::South);
+        self.children(&state, kids);
+        let mut child = [0u8; 32];
+        for ch in kids.iter() {
+            let seeds = index::south_view(self, &ch.state, &mut child);
+            f(&child, seeds, ch.captured, ch.turn_passes);
+        }
+        !kids.is_empty()
+    }
+}
+
+/// The moves of a South-to-move Kalah board through [`Rules::children`] (the default of
+/// [`TbGame::south_moves`], for the test that compares Kalah's own with it).
+#[doc(hidden)]
+pub fn south_moves_by_children<R: TbGame>(
+    rules: &R,
+    board: &[u8],
+    mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+) -> bool {
+    let state = rules.make_state(board, Side::South);
+    let mut kids = Vec::new();
+    rules.children(&state, &mut kids);
+    let mut child = [0u8; 32];
+    for ch in kids.iter() {
+        let seeds = index::south_view(rules, &ch.state, &mut child);
+        f(&child, seeds, ch.captured, ch.turn_passes);
+    }
+    !kids.is_empty()
 }
 
 /// The `2n` pits of a Giuthi or Kalah state (they share the state type).
@@ -319,6 +361,80 @@ impl TbGame for Kalah {
     }
     fn file_stem(&self) -> String {
         format!("kalah-n{}", self.pits_per_row())
+    }
+    /// A sowing that goes round the board no further than North's row (all but the long
+    /// ones) is done here on the child's South view directly (R1, then R2 or R3); the
+    /// others go through [`Kalah::sow`]. R4: nothing when either row is empty.
+    #[inline]
+    fn south_moves(
+        &self,
+        board: &[u8],
+        _kids: &mut Vec<crate::rules::Child<Self>>,
+        mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+    ) -> bool {
+        let n = self.pits_per_row();
+        let p = 2 * n;
+        if board[..n].iter().all(|&x| x == 0) {
+            return false; // R4: North's row is empty
+        }
+        let seeds: u32 = board[..p].iter().map(|&x| x as u32).sum();
+        let mut any = false;
+        for q in n..p {
+            let h = board[q] as usize;
+            if h == 0 {
+                continue;
+            }
+            any = true;
+            let mut c = [0u8; 32];
+            if h < p - q {
+                // The child with North to move, rows swapped: South's sown row first.
+                c[..n].copy_from_slice(&board[n..p]);
+                c[n..p].copy_from_slice(&board[..n]);
+                let from = q - n;
+                c[from] = 0;
+                for x in &mut c[from + 1..=from + h] {
+                    *x += 1;
+                }
+                let last = from + h;
+                let mut k = 0u32;
+                if c[last] == 1 {
+                    // R3: the landing seed and the opposite pit (North's pit n-1-last,
+                    // now at p-1-last), even when that is empty.
+                    let opp = p - 1 - last;
+                    k = 1 + c[opp] as u32;
+                    c[last] = 0;
+                    c[opp] = 0;
+                }
+                f(&c, seeds - k, k as u16, true);
+            } else if h == p - q {
+                // R2: the last seed in the store, an extra move (no row swap).
+                c[..p].copy_from_slice(&board[..p]);
+                c[q] = 0;
+                for x in &mut c[q + 1..p] {
+                    *x += 1;
+                }
+                f(&c, seeds - 1, 1, false);
+            } else if h <= p - q + n {
+                // Past the store into North's row (no capture there): rows swapped.
+                let north = h - (p - q); // North's pits 0..north get a seed
+                c[..n].copy_from_slice(&board[n..p]);
+                c[n..p].copy_from_slice(&board[..n]);
+                let from = q - n;
+                c[from] = 0;
+                for x in &mut c[from + 1..n] {
+                    *x += 1;
+                }
+                for x in &mut c[n..n + north] {
+                    *x += 1;
+                }
+                f(&c, seeds - 1, 1, true);
+            } else {
+                let ch = self.sow(&self.make_state(board, Side::South), q);
+                let s = index::south_view(self, &ch.state, &mut c);
+                f(&c, s, ch.captured, ch.turn_passes);
+            }
+        }
+        any
     }
 }
 

@@ -539,16 +539,19 @@ fn entries_of(path: &Path) -> Vec<u8> {
 
 /// A layer stopped after any number of sweeps (0: in its scan) and resumed, once or twice,
 /// ends with exactly the entries of an uninterrupted run, and its `.partial` file is
-/// gone; Giuthi with and without the mirror, and Kalah. With one thread the sweeps are
+/// gone; Giuthi with and without the mirror, and Kalah (by the fixpoint sweeps). With one thread the sweeps are
 /// deterministic and the stops are checked exactly; with two (the in-place sweeps then
 /// vary in number from run to run) the entries are.
 #[test]
 fn interrupted_layers_resume_to_the_same_entries() {
     fn check<R: TbGame>(rules: &R, seeds: u32, mirror: bool, threads: usize) {
         let straight = tempfile::tempdir().unwrap();
+        // Kalah's layers take the sweeps here (its one pass has none to stop between:
+        // `kalah_one_pass_stopped_restarts_to_the_same_entries`).
         let base = GenOptions {
             mirror,
             threads: Some(threads),
+            one_pass: false,
             ..GenOptions::quiet()
         };
         let exact = threads == 1;
@@ -707,4 +710,106 @@ fn g11_a_partial_layer_resumes_with_or_without_the_mirror() {
             );
         }
     }
+}
+
+/// The entries of every layer of a Kalah table, Kalah's one pass against the fixpoint
+/// sweeps of Giuthi's generator (two methods), on 2x4 to 14 seeds and 2x5 to 12, with
+/// one and two threads: byte for byte. The one pass takes 1 "sweep", the fixpoint more.
+#[test]
+fn kalah_one_pass_equals_the_fixpoint_sweeps_entry_by_entry() {
+    for (m, max) in [(4, 14), (5, 12)] {
+        let k = Kalah::new(m).unwrap();
+        let run = |one_pass: bool, threads: usize| {
+            let dir = tempfile::tempdir().unwrap();
+            let opts = GenOptions {
+                threads: Some(threads),
+                one_pass,
+                ..GenOptions::quiet()
+            };
+            let reports = generate(&k, dir.path(), max, &opts).unwrap();
+            (dir, reports)
+        };
+        let (sweeps, by_sweeps) = run(false, 1);
+        assert!(by_sweeps.last().unwrap().sweeps > 2);
+        for threads in [1, 2] {
+            let (pass, by_pass) = run(true, threads);
+            for s in 0..=max {
+                let (a, b) = (&by_pass[s as usize], &by_sweeps[s as usize]);
+                assert_eq!(a.sweeps, 1);
+                assert_eq!((a.positions, a.scanned), (b.positions, b.scanned));
+                if threads == 1 {
+                    assert_eq!(a.edges, b.edges, "layer {s}: in-layer edges");
+                }
+                let want = entries_of(&layer_path(&k, sweeps.path(), s));
+                let got = entries_of(&layer_path(&k, pass.path(), s));
+                assert!(
+                    got == want,
+                    "2x{m} layer {s}, {threads} threads: entries differ"
+                );
+            }
+        }
+    }
+}
+
+/// Kalah's own `south_moves` (short sowings done on the child's South view) lists the
+/// same children, seeds, captures and turns as the default through `Rules::children`,
+/// on every board of 2x1 to 2x6 up to 8 seeds.
+#[test]
+fn r1_r4_kalah_south_moves_equal_children() {
+    type Moves = Vec<([u8; 32], u32, u16, bool)>;
+    let mut compared = 0u64;
+    for m in 1..=6 {
+        let k = Kalah::new(m).unwrap();
+        let p = 2 * m;
+        let ranker = Ranker::new(p, 9);
+        let mut board = vec![0u8; p];
+        let mut kids = Vec::new();
+        for seeds in 0..=8 {
+            for r in 0..ranker.layer_size(seeds) {
+                ranker.unrank(r, seeds, &mut board);
+                let (mut a, mut b): (Moves, Moves) = (Vec::new(), Vec::new());
+                let any_a = k.south_moves(&board, &mut kids, |c, s, x, t| a.push((*c, s, x, t)));
+                let any_b = giuthi::tablebase::south_moves_by_children(&k, &board, |c, s, x, t| {
+                    b.push((*c, s, x, t))
+                });
+                assert_eq!((any_a, &a), (any_b, &b), "2x{m} board {board:?}");
+                compared += a.len() as u64;
+            }
+        }
+    }
+    assert!(compared > 100_000, "{compared} moves compared");
+}
+
+/// A Kalah layer stopped in its one pass is reported as stopped in its scan, with nothing
+/// saved; the same command then makes it, with the entries of an uninterrupted run.
+#[test]
+fn kalah_one_pass_stopped_restarts_to_the_same_entries() {
+    let k = Kalah::new(4).unwrap();
+    let straight = tempfile::tempdir().unwrap();
+    generate(&k, straight.path(), 12, &GenOptions::quiet()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for s in 0..12 {
+        std::fs::copy(
+            layer_path(&k, straight.path(), s),
+            layer_path(&k, dir.path(), s),
+        )
+        .unwrap();
+    }
+    let stop = GenOptions {
+        stop_after_sweeps: Some(0),
+        ..GenOptions::quiet()
+    };
+    match generate(&k, dir.path(), 12, &stop) {
+        Err(TbError::Interrupted {
+            seeds: 12,
+            sweeps: 0,
+            saved: None,
+            during_scan: true,
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!(!partial_path(&k, dir.path(), 12).exists());
+    generate(&k, dir.path(), 12, &GenOptions::quiet()).unwrap();
+    let want = entries_of(&layer_path(&k, straight.path(), 12));
+    assert!(entries_of(&layer_path(&k, dir.path(), 12)) == want);
 }
