@@ -199,6 +199,17 @@ pub enum LockError {
         /// The locked folder or file.
         path: PathBuf,
     },
+    /// `FILE.lock` exists and is not a lock file of this tool (ours are always empty):
+    /// a file of the user's, never taken, written or removed.
+    #[error(
+        "{}: exists and is not a giuthi lock file (it is not an empty file); move it away \
+         or name another file",
+        path.display()
+    )]
+    Foreign {
+        /// The file in the lock file's place.
+        path: PathBuf,
+    },
     /// The folder or lock file could not be opened or locked.
     #[error("{}: {source}", path.display())]
     Io {
@@ -285,11 +296,18 @@ impl FileLock {
     /// # Errors
     ///
     /// [`LockError::Busy`] naming the lock file when another process holds it;
+    /// [`LockError::Foreign`] when `path.lock` is something else than an empty file (a
+    /// file of the user's: the lock file would remove it when done);
     /// [`LockError::Io`] when the lock file cannot be created or locked.
     pub fn try_new(path: &Path) -> Result<FileLock, LockError> {
         let mut s = path.as_os_str().to_owned();
         s.push(".lock");
         let lock = PathBuf::from(s);
+        if let Ok(meta) = std::fs::symlink_metadata(&lock) {
+            if !meta.file_type().is_file() || meta.len() > 0 {
+                return Err(LockError::Foreign { path: lock });
+            }
+        }
         let io = |source| LockError::Io {
             path: lock.clone(),
             source,
@@ -405,6 +423,28 @@ mod tests {
         drop(f);
         drop(DirLock::try_new(dir.path()).unwrap());
         assert!(!old.exists());
+    }
+
+    #[test]
+    fn a_file_lock_never_takes_or_removes_a_users_file_in_its_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let ck = dir.path().join("ck");
+        std::fs::write(dir.path().join("ck.lock"), b"my notes").unwrap();
+        assert!(matches!(
+            FileLock::try_new(&ck),
+            Err(LockError::Foreign { .. })
+        ));
+        assert_eq!(
+            std::fs::read(dir.path().join("ck.lock")).unwrap(),
+            b"my notes"
+        );
+        std::fs::remove_file(dir.path().join("ck.lock")).unwrap();
+        std::fs::create_dir(dir.path().join("ck.lock")).unwrap();
+        assert!(matches!(
+            FileLock::try_new(&ck),
+            Err(LockError::Foreign { .. })
+        ));
+        assert!(dir.path().join("ck.lock").is_dir());
     }
 
     #[test]

@@ -188,11 +188,18 @@ pub fn parse_turn(text: &str) -> Result<Side, ParsePositionError> {
     }
 }
 
-/// Parses a `<south>,<north>` pair of counts (captured seeds, stores, prisons).
+/// The most seeds one side may have captured (or hold in its store or prison) in a
+/// position given to the engine: with at most 255 seeds on the board
+/// (`rules::giuthi::MAX_SEEDS_ON_BOARD`) every total and margin the engine forms stays
+/// within its 16-bit counts (a count of 32,768 or more gave wrong margins; docs/rules.md).
+pub const MAX_CAPTURED: u16 = 10_000;
+
+/// Parses a `<south>,<north>` pair of counts (captured seeds, stores, prisons), each at
+/// most [`MAX_CAPTURED`].
 ///
 /// # Errors
 ///
-/// [`ParsePositionError::Captured`] naming `field`.
+/// [`ParsePositionError::Captured`] naming `field`, the side and the reason.
 pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParsePositionError> {
     let bad = |reason: String| ParsePositionError::Captured { field, reason };
     let (s, n) = text
@@ -205,8 +212,9 @@ pub fn parse_pair(field: &'static str, text: &str) -> Result<BySide<u16>, ParseP
             "expected 2 numbers <south>,<north>, found {count}: {text:?}"
         )));
     }
-    let s = parse_count(s, u16::MAX as u64).map_err(|e| bad(format!("south: {e}")))?;
-    let n = parse_count(n, u16::MAX as u64).map_err(|e| bad(format!("north: {e}")))?;
+    let max = MAX_CAPTURED as u64;
+    let s = parse_count(s, max).map_err(|e| bad(format!("south: {e}")))?;
+    let n = parse_count(n, max).map_err(|e| bad(format!("north: {e}")))?;
     Ok(BySide::new(s as u16, n as u16))
 }
 

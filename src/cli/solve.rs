@@ -989,6 +989,12 @@ fn solve_checkpointed<R: OracleFor>(
             path.display(),
             lock.display()
         )),
+        LockError::Foreign { path: lock } => usage(format!(
+            "--checkpoint {}: {} exists and is not a giuthi lock file (the run would lock \
+             and then remove it); move it away, or name another checkpoint file",
+            path.display(),
+            lock.display()
+        )),
         e => anyhow::Error::new(e).context("--checkpoint: cannot lock the checkpoint"),
     })?;
     let mut c = c.clone();

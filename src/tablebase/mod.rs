@@ -461,6 +461,13 @@ pub fn lock_for_generation(dir: &Path) -> Result<crate::fsutil::DirLock, TbError
             lock: path,
         },
         LockError::Io { path, source } => TbError::Io { path, source },
+        LockError::Foreign { path } => TbError::Io {
+            source: std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "not a lock file of giuthi",
+            ),
+            path,
+        },
     })?;
     remove_stale_temps_in(dir, |name| {
         name.ends_with(".tb") || name.ends_with(".partial")
