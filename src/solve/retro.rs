@@ -305,9 +305,10 @@ impl Hasher for FxHasher {
 
 type FxBuild = BuildHasherDefault<FxHasher>;
 
-/// Asks the processor to bring `x`'s cache line in (a hint only).
+/// Asks the processor to bring `x`'s cache line in (a hint only; also the tablebase
+/// generator's).
 #[inline]
-fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         let p = std::ptr::from_ref(x).cast::<i8>();

@@ -33,6 +33,7 @@ use super::index::{canonical_rank, mirror_board, south_view};
 use super::{check_params, layer_path, partial_path, scratch_path, TbError, TbGame};
 use crate::index::Ranker;
 use crate::rules::Child;
+use crate::solve::retro::prefetch;
 use crate::types::Side;
 use crate::value::{back_up, Bounds, Score, NEG_INF, POS_INF};
 use rayon::prelude::*;
@@ -1181,23 +1182,6 @@ impl<R: TbGame> OnePass<'_, R> {
         self.entries[r as usize].store(v, Ordering::Relaxed);
         v
     }
-}
-
-/// Asks the processor to bring `x`'s cache line in (a hint only).
-#[inline]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p = std::ptr::from_ref(x).cast::<i8>();
-        // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` points
-        // to a live value anyway.
-        #[allow(unsafe_code)]
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// Whether bit `r` of `set` is set.
