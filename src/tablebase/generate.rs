@@ -388,8 +388,11 @@ pub fn generate_on<R: TbGame>(
                 checkpoint_secs: opts.checkpoint_secs,
             };
             let resumed_after_sweep = resume.as_ref().map(|lf| lf.header.sweeps);
+            // The one pass ranks children as they are, so never under the mirror
+            // (Kalah has none; an acyclic game with one would need canonical ranks).
             let outcome = if opts.one_pass
                 && !rules.can_repeat()
+                && !rules.has_mirror()
                 && cluster.size() == 1
                 && resume.is_none()
             {

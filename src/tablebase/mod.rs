@@ -215,17 +215,27 @@ pub trait TbGame: Rules {
         &self,
         board: &[u8],
         kids: &mut Vec<crate::rules::Child<Self>>,
-        mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+        f: impl FnMut(&[u8; 32], u32, u16, bool),
     ) -> bool {
-        let state = self.make_state(board, Side::South);
-        self.children(&state, kids);
-        let mut child = [0u8; 32];
-        for ch in kids.iter() {
-            let seeds = index::south_view(self, &ch.state, &mut child);
-            f(&child, seeds, ch.captured, ch.turn_passes);
-        }
-        !kids.is_empty()
+        south_moves_into(self, board, kids, f)
     }
+}
+
+/// [`TbGame::south_moves`] through [`Rules::children`], into the caller's `kids`.
+fn south_moves_into<R: TbGame>(
+    rules: &R,
+    board: &[u8],
+    kids: &mut Vec<crate::rules::Child<R>>,
+    mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+) -> bool {
+    let state = rules.make_state(board, Side::South);
+    rules.children(&state, kids);
+    let mut child = [0u8; 32];
+    for ch in kids.iter() {
+        let seeds = index::south_view(rules, &ch.state, &mut child);
+        f(&child, seeds, ch.captured, ch.turn_passes);
+    }
+    !kids.is_empty()
 }
 
 /// The moves of a South-to-move Kalah board through [`Rules::children`] (the default of
@@ -234,17 +244,9 @@ pub trait TbGame: Rules {
 pub fn south_moves_by_children<R: TbGame>(
     rules: &R,
     board: &[u8],
-    mut f: impl FnMut(&[u8; 32], u32, u16, bool),
+    f: impl FnMut(&[u8; 32], u32, u16, bool),
 ) -> bool {
-    let state = rules.make_state(board, Side::South);
-    let mut kids = Vec::new();
-    rules.children(&state, &mut kids);
-    let mut child = [0u8; 32];
-    for ch in kids.iter() {
-        let seeds = index::south_view(rules, &ch.state, &mut child);
-        f(&child, seeds, ch.captured, ch.turn_passes);
-    }
-    !kids.is_empty()
+    south_moves_into(rules, board, &mut Vec::new(), f)
 }
 
 /// The `2n` pits of a Giuthi or Kalah state (they share the state type).
