@@ -17,6 +17,7 @@ mod plot;
 mod progress;
 mod serve;
 mod show;
+mod signals;
 mod solve;
 mod start;
 mod tb;

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `giuthi solve`.
@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
     hi_range, margin_range, and margin only when proven).\n\n\
     Exit codes: 0 solved (and every recorded solution in a FILE matched); 1 a failure, or \
     a recorded solution the solve contradicts (with or without --check); 2 a usage error; 3 stopped because a path deeper than --max-ply was \
-    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (the bounds proven so far are printed, see Stopped above; \
+    needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (a SIGHUP only where it is not ignored: under `nohup` the run goes on after the terminal closes; the bounds proven so far are printed, see Stopped above; \
     with --checkpoint the search is saved first).")]
 pub struct Args {
     /// A position, or a file of positions (one a line, `#` comments; see docs/positions.md).
@@ -246,18 +246,7 @@ impl OracleFor for Kiothi {
     }
 }
 
-/// The process-wide stop flag, raised by Ctrl-C.
-pub(super) fn stop_flag() -> Arc<AtomicBool> {
-    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    STOP.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        // If a handler cannot be installed, Ctrl-C simply kills the process.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-        flag
-    })
-    .clone()
-}
+pub(super) use super::signals::stop_flag;
 
 /// The default `--retro-states`: [`retro::default_max_states`] of the memory available
 /// (`MemAvailable` of `/proc/meminfo`; the least default where that cannot be read).

@@ -42,7 +42,7 @@ pub enum Command {
     Layers already in the folder are checked (header and checksum) and kept, so running \
     the command again (after Ctrl-C, or with a larger --max-seeds) makes only the missing \
     layers; a corrupt layer is an error (delete the file). Ctrl-C, SIGTERM or SIGHUP \
-    during a layer's fixpoint sweeps saves them in the layer's .partial file, and the \
+    (not under `nohup`, which keeps the run going) during a layer's fixpoint sweeps saves them in the layer's .partial file, and the \
     same command resumes the layer from there (only its scan is redone). Exit codes: 0 \
     done; 1 a failure (I/O, a corrupt file); 2 a usage error; 130 stopped.")]
 pub struct GenArgs {

@@ -694,3 +694,56 @@ fn tb_gen_unknown_game_and_kalah_variant_name_the_option() {
     assert!(err.contains("--variant") && err.contains("kalah"), "{err}");
     assert!(!dir.path().join("out").exists());
 }
+
+/// Starts `giuthi tb gen` on 2x5 up to `max_seeds` seeds into `dir` (SIGHUP ignored, as
+/// `nohup` leaves it, when `nohup`), sends SIGHUP once the first layer is written (the
+/// handlers are installed by then), and returns the exit status.
+#[allow(unsafe_code)]
+fn gen_and_hang_up(dir: &Path, max_seeds: &str, nohup: bool) -> std::process::ExitStatus {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_giuthi"));
+    cmd.args(["tb", "gen", "--pits", "5", "--max-seeds", max_seeds])
+        .args(["--out", dir.to_str().unwrap(), "--threads", "1", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if nohup {
+        // SAFETY: between fork and exec only `signal`, which is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().expect("the binary runs");
+    let first = dir.join("giuthi-n5-s000.tb");
+    let t = std::time::Instant::now();
+    while !first.exists() && child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed().as_secs() < 60, "no layer written in 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: kill(2) on our own child's pid, not yet waited for.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGHUP);
+    }
+    child.wait().unwrap()
+}
+
+/// A generation started under `nohup` (SIGHUP ignored) goes on when its terminal hangs up
+/// and finishes every layer; without `nohup`, SIGHUP stops it like Ctrl-C (exit 130, the
+/// layer in progress saved). Before session 14 the Ctrl-C handler took SIGHUP over even
+/// under `nohup`, so a background run stopped when the shell that started it exited.
+#[test]
+fn tb_gen_under_nohup_survives_a_hang_up_and_stops_on_one_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = gen_and_hang_up(dir.path(), "16", true);
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    for s in 0..=16 {
+        let f = dir.path().join(format!("giuthi-n5-s{s:03}.tb"));
+        assert!(f.exists(), "{} missing", f.display());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let status = gen_and_hang_up(dir.path(), "16", false);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(!dir.path().join("giuthi-n5-s016.tb").exists());
+}
