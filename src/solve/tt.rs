@@ -603,12 +603,17 @@ impl Table {
     pub fn prefetch(&self, key: u64, bad: bool) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = std::ptr::from_ref(self.bucket(key, bad)).cast::<i8>();
-            // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` points
-            // into the table anyway.
+            let h = Table::hash(key, bad);
+            let p = std::ptr::from_ref(self.bucket_at(h)).cast::<i8>();
+            let q = std::ptr::from_ref(self.seen_bit(h).0).cast::<i8>();
+            // SAFETY: a prefetch is a hint that never faults nor changes memory; `p` and
+            // `q` point into the table and its summary anyway.
             #[allow(unsafe_code)]
             unsafe {
                 std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+                if self.seen_on.load(Ordering::Relaxed) {
+                    std::arch::x86_64::_mm_prefetch(q, std::arch::x86_64::_MM_HINT_T0);
+                }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
