@@ -691,3 +691,71 @@ impl Table {
         self.mark(h);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::mix64;
+
+    /// What the bucket itself holds for `key` in game `bad`, the summary ignored.
+    fn in_bucket(t: &Table, key: u64, bad: bool) -> Option<(Score, Score)> {
+        Table::find(t.bucket(key, bad), key, bad)
+            .map(|(_, d)| (d as u16 as i16, (d >> 16) as u16 as i16))
+    }
+
+    /// The summary of stored keys never hides an entry: after every batch of stores, past
+    /// the fill at which the summary turns itself off, each key probes as its bucket
+    /// holds it; and a table reloaded from its saved form finds the same entries.
+    #[test]
+    fn summary_never_hides_a_stored_entry() {
+        let t = Table::new(1);
+        let slots = t.len() as u64;
+        assert!(t.seen_on.load(Ordering::Relaxed));
+        let key = |i: u64| mix64(i + 1) >> 1;
+        let mut stored = 0;
+        for round in 0..8 {
+            for i in stored..stored + slots / 4 {
+                let v = (i % 50) as Score;
+                t.store(key(i), i % 3 == 0, v, v + 1, None, (i % 7) as u8);
+            }
+            stored += slots / 4;
+            for i in 0..stored + 1000 {
+                let (k, bad) = (key(i), i % 3 == 0);
+                let probed = t.probe(k, bad).map(|e| (e.lower, e.upper));
+                assert_eq!(probed, in_bucket(&t, k, bad), "round {round} key {i}");
+                if i >= stored {
+                    assert_eq!(probed, None);
+                }
+            }
+        }
+        assert!(!t.seen_on.load(Ordering::Relaxed), "turned off when dense");
+        let mut bytes = Vec::new();
+        t.write_to(&mut bytes).expect("in memory");
+        let back = Table::read_from(&mut bytes.as_slice()).expect("read back");
+        for i in 0..stored {
+            let (k, bad) = (key(i), i % 3 == 0);
+            assert_eq!(
+                back.probe(k, bad).map(|e| (e.lower, e.upper)),
+                in_bucket(&t, k, bad)
+            );
+        }
+        t.clear();
+        assert!(t.seen_on.load(Ordering::Relaxed), "on again once cleared");
+        assert_eq!(t.probe(key(0), true), None);
+        t.store(key(0), true, -3, 4, Some(1), 2);
+        let e = t.probe(key(0), true).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best), (-3, 4, Some(1)));
+    }
+
+    /// A table larger than `SEEN_MAX_SLOTS` keeps no summary and still finds its entries.
+    #[test]
+    fn large_table_has_no_summary() {
+        let t = Table::new(256);
+        assert!(t.len() > SEEN_MAX_SLOTS);
+        assert!(!t.seen_on.load(Ordering::Relaxed));
+        t.store(77, false, 1, 2, None, 3);
+        let e = t.probe(77, false).expect("stored");
+        assert_eq!((e.lower, e.upper), (1, 2));
+        assert_eq!(t.probe(78, false), None);
+    }
+}
