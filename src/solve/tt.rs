@@ -25,6 +25,19 @@
 //! the same key and game, else fills an empty slot, else replaces the slot of least work:
 //! entries that were expensive to prove stay.
 //!
+//! # The summary of stored keys
+//!
+//! A table of at most 128 MB also keeps one bit a slot, set by every store at an index
+//! taken from the key's hash (its top bits; the bucket takes the low ones). A probe whose
+//! bit is clear answers "no entry" without reading the bucket: most probes are of
+//! positions never stored, and the summary (512 KB for 64 MB) stays in a core's L2 cache
+//! where the bucket would miss it (Kalah(6,3) at 64 MB: a fifth less user time, the same
+//! nodes; docs/performance.md, Session 14). Bits are cleared only with the whole table,
+//! so a clear bit is a proof and the answers are the table's own. The summary turns
+//! itself off once half its bits are set (it would save too few misses), and a larger
+//! table keeps none (its summary would miss the cache as the table does). It is not
+//! saved: [`Table::read_from`] rebuilds it from the slots.
+//!
 //! # Saving and loading ([`Table::write_to`], [`Table::read_from`])
 //!
 //! Every entry is a proven bound on a positional value of the rules it was searched under,
