@@ -164,6 +164,7 @@ impl Kalah {
     }
 
     /// Sows `pit` for the side to move (R1-R3); the pit must be the mover's and non-empty.
+    #[inline(always)]
     pub fn sow(&self, s: &KalahState, pit: usize) -> Child<Kalah> {
         let n2 = 2 * self.m as usize;
         let mover = s.turn;
