@@ -163,6 +163,15 @@ impl Kalah {
             .any(|&side| self.row(side).all(|p| s.pits[p] == 0))
     }
 
+    /// The ranked key of [`BoardKeys`] ([`Rules::key`] on long rows or with a pit over 31
+    /// seeds), out of line so that the packed key's few word operations inline into the
+    /// search.
+    #[cold]
+    #[inline(never)]
+    fn ranked_key(&self, s: &KalahState) -> u64 {
+        self.keys.key(&s.pits[..2 * self.m as usize], s.turn)
+    }
+
     /// Sows `pit` for the side to move (R1-R3); the pit must be the mover's and non-empty.
     #[inline(always)]
     pub fn sow(&self, s: &KalahState, pit: usize) -> Child<Kalah> {
@@ -375,7 +384,7 @@ impl Rules for Kalah {
                 return 1 << 63 | packed << 1 | s.turn.index() as u64;
             }
         }
-        self.keys.key(&s.pits[..2 * self.m as usize], s.turn)
+        self.ranked_key(s)
     }
 
     fn exact_key_limit(&self) -> u32 {
