@@ -696,7 +696,7 @@ fn tb_gen_unknown_game_and_kalah_variant_name_the_option() {
 }
 
 /// Starts `giuthi tb gen` on 2x5 up to `max_seeds` seeds into `dir` (SIGHUP ignored, as
-/// `nohup` leaves it, when `nohup`), sends SIGHUP once the first layer is written (the
+/// `nohup` leaves it, when `nohup`; else SIGHUP's default), sends SIGHUP once the first layer is written (the
 /// handlers are installed by then), and returns the exit status.
 #[allow(unsafe_code)]
 fn gen_and_hang_up(dir: &Path, max_seeds: &str, nohup: bool) -> std::process::ExitStatus {
@@ -706,14 +706,14 @@ fn gen_and_hang_up(dir: &Path, max_seeds: &str, nohup: bool) -> std::process::Ex
         .args(["--out", dir.to_str().unwrap(), "--threads", "1", "--quiet"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    if nohup {
-        // SAFETY: between fork and exec only `signal`, which is async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::signal(libc::SIGHUP, libc::SIG_IGN);
-                Ok(())
-            });
-        }
+    // Set either way: the test itself may run under `nohup` (SIGHUP inherited ignored).
+    let disposition = if nohup { libc::SIG_IGN } else { libc::SIG_DFL };
+    // SAFETY: between fork and exec only `signal`, which is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGHUP, disposition);
+            Ok(())
+        });
     }
     let mut child = cmd.spawn().expect("the binary runs");
     let first = dir.join("giuthi-n5-s000.tb");
