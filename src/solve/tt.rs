@@ -587,6 +587,10 @@ impl Table {
         let (w, bit) = self.seen_bit(h);
         if w.load(Ordering::Relaxed) & bit == 0 {
             w.fetch_or(bit, Ordering::Relaxed);
+            // The fill is counted on a 1/256 sample of the hashes (the low byte zero),
+            // so the shared counter is touched rarely; the summary turns off (for good,
+            // until `clear`) once about half its bits are set and it answers few probes.
+            // Turning it off is always exact: `may_hold` then says "maybe" to every key.
             if h as u8 == 0 {
                 let fill = self.seen_fill.fetch_add(1, Ordering::Relaxed) + 1;
                 if fill * 256 * 2 > self.seen.len() as u64 * 64 {
