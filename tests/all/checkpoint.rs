@@ -433,7 +433,18 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_two_threads() {
     let dir = temp();
     let pos: Position<Giuthi> = G2X4X3.parse().expect("valid");
     let (got, _, phases) = solve_in_sessions(&pos, &dir.path().join("ck.bin"), 2, true);
-    assert_same(&got, &fresh(&pos, 1));
+    let want = fresh(&pos, 1);
+    assert_eq!(got.ranges, want.ranges);
+    assert_eq!(got.margin, want.margin);
+    assert_eq!(got.result, want.result);
+    assert_eq!(got.best_moves, want.best_moves);
+    // The principal variation is one best line of possibly many: each step takes the
+    // first move its budgeted tests prove, which depends on what the table holds, and
+    // two threads fill it in no fixed order (CI of session 14 saw another line than the
+    // fresh one-thread solve's). It starts with a best move and plays to the margin
+    // (that every step keeps the margin is checked against brute force in solve_pv.rs).
+    assert!(got.best_moves.contains(&got.pv[0]), "{:?}", got.pv);
+    assert_eq!(crate::common::replay_pv(&pos, &got), got.margin, "{:?}", got.pv);
     // Resumed at least twice. Which phase the interruptions fall in varies with two
     // threads (a 2-thread lo can be settled by a single driver test).
     assert!(phases.lo + phases.hi + phases.moves >= 2, "{phases:?}");

@@ -175,3 +175,27 @@ pub fn served_address(child: &mut std::process::Child) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// Waits up to 60 s until process `pid` catches signal `sig` (its bit in `SigCgt` of
+/// `/proc/PID/status`: the handler is installed); false if it never does or the process
+/// is gone. A test that signals a child it just spawned waits for this first: on a loaded
+/// machine the child may not have reached its handler yet, and the signal would kill it.
+pub fn wait_for_handler(pid: u32, sig: i32) -> bool {
+    let bit = 1u64 << (sig - 1);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return false;
+        };
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & bit != 0 {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
