@@ -22,6 +22,54 @@ pub fn perft<R: Rules>(rules: &R, s: &R::State, depth: u32) -> u64 {
     perft_rec(rules, s, depth, &mut buffers)
 }
 
+/// [`perft`] that gives up when `stop()` returns true: `None` then. `stop` is asked about
+/// every 4,096 positions with children generated (a few microseconds apart).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::perft::{perft, perft_until};
+/// use giuthi::rules::giuthi::{Giuthi, Variant};
+/// let g = Giuthi::new(5, Variant::default())?;
+/// assert_eq!(perft_until(&g, &g.start(4), 3, &mut || false), Some(perft(&g, &g.start(4), 3)));
+/// assert_eq!(perft_until(&g, &g.start(4), 6, &mut || true), None);
+/// # Ok::<(), giuthi::rules::giuthi::BoardError>(())
+/// ```
+pub fn perft_until<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    depth: u32,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    let mut buffers: Vec<Vec<Child<R>>> = (0..=depth).map(|_| Vec::new()).collect();
+    let mut calls = 0u32;
+    perft_stoppable(rules, s, depth, &mut buffers, &mut calls, stop)
+}
+
+fn perft_stoppable<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    depth: u32,
+    buf: &mut [Vec<Child<R>>],
+    calls: &mut u32,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft_rec(rules, s, depth, buf));
+    }
+    *calls = calls.wrapping_add(1);
+    if *calls % 4096 == 1 && stop() {
+        return None;
+    }
+    let (head, rest) = buf.split_first_mut().expect("one buffer a ply");
+    rules.children(s, head);
+    let mut total = 0;
+    for c in head.iter() {
+        total += perft_stoppable(rules, &c.state, depth - 1, rest, calls, stop)?;
+    }
+    Some(total)
+}
+
 fn perft_rec<R: Rules>(rules: &R, s: &R::State, depth: u32, buf: &mut [Vec<Child<R>>]) -> u64 {
     if depth == 0 {
         return 1;

@@ -5,8 +5,9 @@
 
 use super::common::{emit, read_position, usage};
 use super::progress::{self, with_status, Status};
-use giuthi::perft::perft;
+use giuthi::perft::{perft, perft_until};
 use giuthi::{with_position, Position, Rules};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The deepest perft the command accepts (a guard against typing an hour-long run).
@@ -31,7 +32,9 @@ pub struct Args {
     #[arg(long)]
     pub divide: bool,
     /// Print one JSON object: {"position", "depth", "nodes", "seconds"} and, with
-    /// --divide, "divide": [{"move", "nodes"}, ...].
+    /// --divide, "divide": [{"move", "nodes"}, ...]. Stopped (Ctrl-C; exit 130): also
+    /// "stopped": "interrupted", "root_moves" and the "divide" of the root moves counted,
+    /// whose sum "nodes" is then.
     #[arg(long)]
     pub json: bool,
     /// No progress display.
@@ -51,14 +54,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return Err(usage("--depth: --divide needs a depth of at least 1"));
     }
     let any = read_position(&args.position)?;
-    with_position!(&any, p => report(p, &args))?;
-    Ok(0)
+    with_position!(&any, p => report(p, &args))
 }
 
 /// Runs and prints perft (or divide) of `pos`: the count, the time and nodes a second
 /// (or, with `json`, one JSON object). The count is made move by move (the sum of the
-/// divide), so a progress line can say which root move is being counted.
-fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<()> {
+/// divide), so a progress line can say which root move is being counted. Ctrl-C, SIGTERM
+/// or SIGHUP stop it: the root moves counted by then are printed (with `--divide`), with
+/// a line saying the count is partial, and the exit code is 130.
+fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<i32> {
     let (depth, split) = (args.depth, args.divide);
     if !pos.rules.can_enumerate(&pos.state) {
         return Err(usage(format!(
@@ -69,26 +73,27 @@ fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<()> {
     let started = Instant::now();
     let status = Status::default();
     let show = progress::wanted(args.quiet, args.json);
-    let parts: Vec<(String, u64)> = if depth == 0 {
-        Vec::new()
-    } else {
-        let children = pos.children();
-        let total = children.len();
+    let user_stop = super::signals::stop_flag();
+    let mut stop = || user_stop.load(Ordering::Relaxed);
+    let children = pos.children();
+    let total = children.len();
+    let mut parts: Vec<(String, u64)> = Vec::new();
+    if depth > 0 {
         with_status(show, &status, || {
-            children
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    status.set(format!(
-                        "perft {depth}: root move {} of {total} ({})",
-                        i + 1,
-                        c.mv
-                    ));
-                    (c.mv.to_string(), perft(&pos.rules, &c.state, depth - 1))
-                })
-                .collect()
-        })
-    };
+            for (i, c) in children.iter().enumerate() {
+                status.set(format!(
+                    "perft {depth}: root move {} of {total} ({})",
+                    i + 1,
+                    c.mv
+                ));
+                match perft_until(&pos.rules, &c.state, depth - 1, &mut stop) {
+                    Some(n) => parts.push((c.mv.to_string(), n)),
+                    None => break,
+                }
+            }
+        });
+    }
+    let stopped = depth > 0 && parts.len() < total;
     let nodes: u64 = if depth == 0 {
         perft(&pos.rules, &pos.state, 0)
     } else {
@@ -102,18 +107,32 @@ fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<()> {
             "nodes": nodes,
             "seconds": secs,
         });
-        if split {
+        if split || stopped {
             v["divide"] = parts
                 .iter()
                 .map(|(m, c)| serde_json::json!({"move": m, "nodes": c}))
                 .collect();
         }
-        return emit(&format!("{v}\n"));
+        if stopped {
+            // "nodes" is then the sum of the root moves counted, not the perft.
+            v["stopped"] = "interrupted".into();
+            v["root_moves"] = total.into();
+        }
+        emit(&format!("{v}\n"))?;
+        return Ok(if stopped { 130 } else { 0 });
     }
-    if split {
+    if split || stopped {
         for (mv, count) in &parts {
             emit(&format!("{mv} {count}\n"))?;
         }
+    }
+    if stopped {
+        emit(&format!(
+            "perft {depth}: interrupted after {} of {total} root moves ({nodes} counted \
+             below them, {secs:.3} s); not the total\n",
+            parts.len()
+        ))?;
+        return Ok(130);
     }
     emit(&format!("perft {depth}: {nodes}\n"))?;
     let rate = if secs > 0.0 {
@@ -121,5 +140,6 @@ fn report<R: Rules>(pos: &Position<R>, args: &Args) -> anyhow::Result<()> {
     } else {
         "too fast to time".to_string()
     };
-    emit(&format!("time {secs:.3} s, {rate}\n"))
+    emit(&format!("time {secs:.3} s, {rate}\n"))?;
+    Ok(0)
 }

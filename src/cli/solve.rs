@@ -46,7 +46,9 @@ use std::time::{Duration, Instant};
     best=...`) are checked against the solve with or without --check: a mismatch is \
     reported on stderr (MISMATCH) and the exit code is 1. --check only changes what is \
     solved and printed: lines without a record are skipped, and a matching line prints \
-    `ok` instead of its whole solution.\n\n\
+    `ok` instead of its whole solution (--json: one object a checked line, {\"line\", \
+    \"position\", \"check\": \"ok\" or \"mismatch\", \"recorded\", \"solved\"}, then \
+    {\"solved\", \"checked\", \"mismatches\", \"skipped\", \"seconds\"}).\n\n\
     Stopped: on stdout `interrupted, not exact:` with the proven ranges of lo, hi and the \
     margin and the results still possible (--json: a line with stopped, lo_range, \
     hi_range, margin_range, and margin only when proven).\n\n\
@@ -871,7 +873,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         // A line that records lo and hi is checked on them too: solved with both exact.
         let mut c = c.clone();
         c.bounds |= recorded.as_ref().is_some_and(Record::has_bounds);
-        let rec = match solve_any(&any, &c, args.json, !args.check || args.json)
+        let rec = match solve_any(&any, &c, args.json, !args.check)
             .with_context(|| format!("{}:{}", path.display(), i + 1))?
         {
             Ok(r) => r,
@@ -892,9 +894,28 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             } else if args.check && !args.json {
                 println!("ok {any} | {}", rec.to_line());
             }
+            if args.check && args.json {
+                let v = serde_json::json!({
+                    "line": i + 1,
+                    "position": any.to_string(),
+                    "check": if want.matches(&rec) { "ok" } else { "mismatch" },
+                    "recorded": want.to_line(),
+                    "solved": rec.to_line(),
+                });
+                println!("{v}");
+            }
         }
     }
-    if !args.json {
+    if args.json && args.check {
+        let v = serde_json::json!({
+            "solved": solved,
+            "checked": checked,
+            "mismatches": mismatches,
+            "skipped": skipped,
+            "seconds": t.elapsed().as_secs_f64(),
+        });
+        println!("{v}");
+    } else if !args.json {
         println!(
             "{solved} solved, {checked} checked against the file, {}, \
              {skipped} without a recorded solution skipped, {:.3} s",

@@ -254,6 +254,10 @@ fn gen_error(e: TbError, a: &GenArgs) -> anyhow::Error {
             usage(format!("--max-seeds {}: {e}", a.max_seeds))
         }
         TbError::Busy { .. } => usage(format!("--out {}: {e}", a.out.display())),
+        // The folder itself (or its lock) cannot be made: say which option named it.
+        TbError::Io { ref path, .. } if path == &a.out || path.parent() == Some(&*a.out) => {
+            anyhow::anyhow!("--out: {e}")
+        }
         e => e.into(),
     }
 }

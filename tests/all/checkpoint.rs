@@ -444,7 +444,12 @@ fn interrupted_and_resumed_solve_equals_fresh_solve_two_threads() {
     // fresh one-thread solve's). It starts with a best move and plays to the margin
     // (that every step keeps the margin is checked against brute force in solve_pv.rs).
     assert!(got.best_moves.contains(&got.pv[0]), "{:?}", got.pv);
-    assert_eq!(crate::common::replay_pv(&pos, &got), got.margin, "{:?}", got.pv);
+    assert_eq!(
+        crate::common::replay_pv(&pos, &got),
+        got.margin,
+        "{:?}",
+        got.pv
+    );
     // Resumed at least twice. Which phase the interruptions fall in varies with two
     // threads (a 2-thread lo can be settled by a single driver test).
     assert!(phases.lo + phases.hi + phases.moves >= 2, "{phases:?}");

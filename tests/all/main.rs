@@ -14,6 +14,7 @@ mod fresh_session9;
 mod fresh_trial;
 mod fresh_trial12;
 mod fresh_trial13;
+mod fresh_trial14;
 mod fresh_user;
 mod game_record;
 mod kalah;
