@@ -130,6 +130,12 @@ pub struct SearchArgs {
     #[arg(long, hide = true, value_name = "PLIES",
           value_parser = super::common::whole::<u64>(1, 1 << 26))]
     pub first_cap: Option<u64>,
+    /// Benchmarks only: stop as Ctrl-C would once the search has visited this many nodes
+    /// (checked every 4,096 nodes of a thread; reproducible with --threads 1), so a fixed
+    /// stretch of a long solve can be timed (docs/performance.md).
+    #[arg(long, hide = true, value_name = "NODES",
+          value_parser = super::common::whole::<u64>(1, u64::MAX))]
+    pub stop_after_nodes: Option<u64>,
 }
 
 impl SearchArgs {
@@ -151,6 +157,7 @@ impl SearchArgs {
             tb_where_present: false,
             tb_cache: TbCache::default(),
             huge_pages: true,
+            stop_after_nodes: self.stop_after_nodes,
         }
     }
 }
@@ -187,6 +194,8 @@ pub(super) struct Common {
     /// The transposition table on huge pages: false with `--movetime`
     /// ([`giuthi::solve::tt::Table::try_new_paged`]).
     pub huge_pages: bool,
+    /// `--stop-after-nodes` (benchmarks).
+    pub stop_after_nodes: Option<u64>,
 }
 
 /// Opened `--tb` oracles by [`OracleFor::tables_key`]: `Some(Arc<dyn EndgameOracle<R>>)`
@@ -302,6 +311,9 @@ pub(super) fn make_solver<R: OracleFor>(
     )
     .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?
     .with_stop(stop_flag());
+    if let Some(n) = c.stop_after_nodes {
+        solver = solver.stop_after_nodes(n);
+    }
     match oracle(&pos.rules, c)? {
         Some(o) => solver = solver.with_oracle(o),
         None => {

@@ -2017,12 +2017,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         order.sort_by_key(|e| std::cmp::Reverse(e.0));
         // A child the oracle covers is answered by its probe (in Kalah always), so its
-        // table bucket is not prefetched.
+        // oracle entry is prefetched instead of its table bucket.
         let covered = self.solver.oracle_max;
-        let prefetch = |c: &Child<R>, ckey: u64| {
-            if !matches!(covered, Some(m) if rules.seeds_on_board(&c.state) <= m) {
-                self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad);
+        let oracle = self.solver.oracle.as_deref();
+        let prefetch = |c: &Child<R>, ckey: u64| match oracle {
+            Some(o) if matches!(covered, Some(m) if rules.seeds_on_board(&c.state) <= m) => {
+                o.prefetch(&c.state);
             }
+            _ => self.solver.tt.prefetch(ckey, rules.turn(&c.state) == bad),
         };
         // The first PREFETCH_AHEAD children are prefetched now, each later one when the
         // child PREFETCH_AHEAD - 1 places before it is searched (every child for the ETC,

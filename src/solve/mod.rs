@@ -33,4 +33,12 @@ pub trait EndgameOracle<R: Rules>: Send + Sync {
     fn covers_up_to(&self) -> Option<u32> {
         None
     }
+
+    /// A hint that `s` will soon be probed: an oracle held in memory may start bringing
+    /// its entry into the cache (the search calls it for the children it will search
+    /// first, as it prefetches the transposition table's buckets). The default does
+    /// nothing.
+    fn prefetch(&self, s: &R::State) {
+        let _ = s;
+    }
 }

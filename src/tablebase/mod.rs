@@ -680,6 +680,16 @@ impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
         self.probe_board(&b[..2 * self.rules.pits_per_row()], seeds)
     }
 
+    /// Prefetches the entry of `s` (its layer's file, at its rank).
+    #[inline]
+    fn prefetch(&self, s: &R::State) {
+        let mut b = [0u8; 32];
+        let seeds = index::south_view(&self.rules, s, &mut b);
+        if let Some(layer) = self.layers.get(seeds as usize) {
+            layer.prefetch(self.ranker.rank(&b[..2 * self.rules.pits_per_row()]));
+        }
+    }
+
     /// Every layer `0..=max_seeds` is loaded.
     fn covers_up_to(&self) -> Option<u32> {
         Some(self.max_seeds())

@@ -129,13 +129,17 @@ impl<R: Rules> Worker<'_, R> {
             index[j] = i as u8;
         }
         // A child's key is computed, and its bucket prefetched, LEAN_PREFETCH_AHEAD children
-        // before it is searched (a child the oracle covers is answered by its probe: no
-        // prefetch), as in the general search (there two ahead).
+        // before it is searched (a child the oracle covers is answered by its probe: its
+        // oracle entry is prefetched instead), as in the general search (there two ahead).
         let tt = &self.solver.tt;
+        let oracle = self.solver.oracle.as_deref();
         let keyed = |c: &Child<R>| {
             let k = rules.key(&c.state);
-            if !matches!(oracle_max, Some(m) if rules.seeds_on_board(&c.state) <= m) {
-                tt.prefetch(k, rules.turn(&c.state) == bad);
+            match oracle {
+                Some(o) if matches!(oracle_max, Some(m) if rules.seeds_on_board(&c.state) <= m) => {
+                    o.prefetch(&c.state);
+                }
+                _ => tt.prefetch(k, rules.turn(&c.state) == bad),
             }
             k
         };
