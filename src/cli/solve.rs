@@ -938,6 +938,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     Ok(if mismatches > 0 { 1 } else { 0 })
 }
 
+/// A resumed run of a settled checkpoint that answers within this many nodes, or within
+/// 1% of the file's nodes, does not rewrite the file (a rerun of a finished solve: what it
+/// proved was in the file).
+const RERUN_NODES: u64 = 4096;
+
 /// The `--checkpoint` options.
 struct CheckpointArgs<'a> {
     path: &'a Path,
@@ -1118,12 +1123,7 @@ fn solve_checkpointed<R: OracleFor>(
         solver = solver.stop_after_tests(n);
     }
     let t0 = Instant::now();
-    // A finished search's checkpoint is not rewritten (the same ranges, nothing new).
-    let unchanged = |p: &Progress| finished.is_some_and(|f| (f.lo, f.hi) == (p.lo, p.hi));
     let write = |progress: Progress| -> anyhow::Result<()> {
-        if unchanged(&progress) {
-            return Ok(());
-        }
         let t = Instant::now();
         let ckpt = Checkpoint::of(
             pos,
@@ -1170,9 +1170,25 @@ fn solve_checkpointed<R: OracleFor>(
     });
     let session_secs = t0.elapsed().as_secs_f64();
     let session_nodes = solver.nodes();
+    // A rerun of a finished search (the file's margin settled, this run answered at once)
+    // does not rewrite it: nothing new to save. Every other run saves its table, also
+    // when the ranges did not move: the best moves (and --analyze) are found after the
+    // margin is settled, and their work is in the table (the session-14 trial: a run
+    // stopped there lost it).
+    let rerun = finished.is_some()
+        && result.is_ok()
+        && (session_nodes < RERUN_NODES || session_nodes.saturating_mul(100) < base_nodes)
+        && solver
+            .progress()
+            .zip(finished)
+            .is_some_and(|(p, f)| (p.lo, p.hi) == (f.lo, f.hi));
     // The last checkpoint; a failure is reported after the solution is printed.
-    let written = solver.progress().map_or(Ok(()), write);
-    if solver.progress().is_some_and(|p| unchanged(&p)) {
+    let written = if rerun {
+        Ok(())
+    } else {
+        solver.progress().map_or(Ok(()), write)
+    };
+    if rerun {
         eprintln!(
             "checkpoint {}: not rewritten: its search was finished ({}), nothing new to save",
             path.display(),

@@ -114,3 +114,75 @@ fn tb_gen_an_unmakeable_out_folder_names_the_option() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--out: /sys/giuthi-test-out: "), "{err}");
 }
+
+/// A checkpointed solve stopped after its margin is settled (in the best-move phase)
+/// still saves its work: every stopped run's "all runs" node count is what the next run
+/// resumes from (the session-15 trial: a run stopped there said "not rewritten: its
+/// search was finished" and the next resumed from the run before, its work lost).
+#[test]
+fn v4_a_run_stopped_in_the_best_move_phase_saves_its_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ck = dir.path().join("ck.bin");
+    let ck = ck.to_str().expect("UTF-8");
+    let args = [
+        "solve",
+        "giuthi 3,3,3,3/3,3,3,3 S 0,0",
+        "--threads",
+        "1",
+        "--hash",
+        "8",
+        "--retro-states",
+        "0",
+        "--checkpoint",
+        ck,
+        "--stop-after-tests",
+        "1",
+    ];
+    let all_runs = |err: &str| -> u64 {
+        let tail = err.split("all runs ").nth(1).expect("an all-runs line");
+        tail.split(' ').next().unwrap().parse().expect("a count")
+    };
+    let (mut saved, mut settled_stops) = (0u64, 0);
+    for run in 0..200 {
+        let (code, out, err) = giuthi(&args);
+        if run > 0 {
+            let resumed = err
+                .split("so far")
+                .next()
+                .and_then(|h| h.rsplit("; ").next())
+                .and_then(|h| h.split(' ').next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("a resuming line");
+            assert_eq!(
+                resumed, saved,
+                "run {run} resumed from the last save: {err}"
+            );
+        }
+        assert!(!err.contains("not rewritten"), "run {run}: {err}");
+        if code == 0 {
+            assert!(settled_stops >= 1, "the best-move phase was stopped: {err}");
+            assert!(out.contains("margin +2"), "{out}");
+            // A rerun of the finished solve answers from the table and leaves the file.
+            let bytes = std::fs::read(ck).expect("the checkpoint");
+            let (code, again, err) = giuthi(&args[..args.len() - 2]);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                err.contains("not rewritten: its search was finished"),
+                "{err}"
+            );
+            let values = |o: &str| -> Vec<String> {
+                o.lines()
+                    .filter(|l| !l.starts_with("nodes"))
+                    .map(str::to_string)
+                    .collect()
+            };
+            assert_eq!(values(&again), values(&out));
+            assert_eq!(std::fs::read(ck).expect("the checkpoint"), bytes);
+            return;
+        }
+        assert_eq!(code, 130, "{err}");
+        settled_stops += usize::from(out.contains("(proven)"));
+        saved = all_runs(&err);
+    }
+    panic!("not solved in 200 runs");
+}
