@@ -244,6 +244,34 @@ impl BoundRanges {
         let (a, b) = (f(self.lo.0, self.hi.0), f(self.lo.1, self.hi.1));
         (a == b).then_some(d + a)
     }
+
+    /// The proven range of the final margin (V3) for captured difference `d`:
+    /// `d + clamp(-d, lo, hi)` never decreases when `lo` or `hi` grows
+    /// ([`BoundRanges::margin`]), so it runs from its value at `(lo.0, hi.0)` to its value
+    /// at `(lo.1, hi.1)`; an end is an infinity only where `hi.0` is minus infinity or
+    /// `lo.1` plus infinity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
+    /// let r = BoundRanges { lo: (NEG_INF, -2), hi: (0, POS_INF) };
+    /// assert_eq!(r.margin_range(0), (0, 0)); // a draw
+    /// let open = BoundRanges { lo: (NEG_INF, 72), hi: (-72, POS_INF) };
+    /// assert_eq!(open.margin_range(0), (-72, 72));
+    /// ```
+    pub fn margin_range(&self, d: i32) -> (Score, Score) {
+        let t = -d;
+        let f = |lo: Score, hi: Score| {
+            let v = (lo as i32).max(t.min(hi as i32));
+            match v {
+                v if v <= NEG_INF as i32 => NEG_INF,
+                v if v >= POS_INF as i32 => POS_INF,
+                v => (d + v).clamp(NEG_INF as i32 + 1, POS_INF as i32 - 1) as Score,
+            }
+        };
+        (f(self.lo.0, self.hi.0), f(self.lo.1, self.hi.1))
+    }
 }
 
 /// A proven range in words: `lo +3` (a single value), `lo <= -1` (from minus infinity),

@@ -36,7 +36,7 @@ pub struct Args {
 }
 
 fn analyze<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::Result<i32> {
-    let c = args.search.common(args.json);
+    let c = args.search.common(args.json)?;
     if !pos.rules.can_enumerate(&pos.state) {
         return Err(super::usage(opening_refusal(pos)));
     }

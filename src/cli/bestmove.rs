@@ -46,7 +46,7 @@ pub struct Args {
 }
 
 fn bestmove<R: OracleFor + Evaluate>(pos: &Position<R>, args: &Args) -> anyhow::Result<i32> {
-    let c = args.search.common(args.json);
+    let c = args.search.common(args.json)?;
     let t = Instant::now();
     if pos.is_over() {
         print_none(pos, args.json, t);

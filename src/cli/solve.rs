@@ -141,9 +141,28 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// The options as the solver helpers take them; no progress display with `json`, with
     /// `--quiet` or when stderr is not a terminal.
-    pub(super) fn common(&self, json: bool) -> Common {
+    ///
+    /// # Errors
+    ///
+    /// A usage error for a `--retro-states` whose states would need more memory than is
+    /// available (at [`retro::BYTES_PER_STATE`] a state): the pass would die allocating.
+    pub(super) fn common(&self, json: bool) -> anyhow::Result<Common> {
+        if let (Some(n), Some(avail)) = (self.retro_states, available_memory()) {
+            let need = (n as u64).saturating_mul(retro::BYTES_PER_STATE);
+            if need > avail {
+                return Err(usage(format!(
+                    "--retro-states {n}: that many states need about {:.1} GB at {} bytes a \
+                     state, more than the {:.1} GB of memory available (the default takes a \
+                     quarter of it: {})",
+                    need as f64 / 1e9,
+                    retro::BYTES_PER_STATE,
+                    avail as f64 / 1e9,
+                    default_retro_states()
+                )));
+            }
+        }
         super::common::note_hash_rounding(self.hash);
-        Common {
+        Ok(Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
             hash_mb: self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize),
             hash_given: self.hash.is_some(),
@@ -158,7 +177,7 @@ impl SearchArgs {
             tb_cache: TbCache::default(),
             huge_pages: true,
             stop_after_nodes: self.stop_after_nodes,
-        }
+        })
     }
 }
 
@@ -262,13 +281,30 @@ pub(super) use super::signals::stop_flag;
 /// The default `--retro-states`: [`retro::default_max_states`] of the memory available
 /// (`MemAvailable` of `/proc/meminfo`; the least default where that cannot be read).
 pub(super) fn default_retro_states() -> usize {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+    available_memory().map_or(retro::DEFAULT_MAX_STATES, retro::default_max_states)
+}
+
+/// The memory available for new allocations, in bytes: `MemAvailable` of
+/// `/proc/meminfo`, or the process's address-space limit (`ulimit -v`) if smaller; `None`
+/// where neither can be read.
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
         let line = t.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        let kb = line.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+        Some(kb.saturating_mul(1024))
     });
-    available.map_or(retro::DEFAULT_MAX_STATES, |kb| {
-        retro::default_max_states(kb.saturating_mul(1024))
-    })
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) writes into the struct we own.
+    #[allow(unsafe_code)]
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } == 0;
+    let limit = (ok && lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur);
+    match (meminfo, limit) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 pub(super) fn default_threads() -> usize {
@@ -670,16 +706,7 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
 /// value at `(lo.1, hi.1)`; an end is an infinity only where `hi.0` is minus infinity or
 /// `lo.1` plus infinity.
 pub(super) fn margin_range(r: &BoundRanges, d: i32) -> (Score, Score) {
-    let t = -d;
-    let f = |lo: Score, hi: Score| {
-        let v = (lo as i32).max(t.min(hi as i32));
-        match v {
-            v if v <= NEG_INF as i32 => NEG_INF,
-            v if v >= POS_INF as i32 => POS_INF,
-            v => (d + v).clamp(NEG_INF as i32 + 1, POS_INF as i32 - 1) as Score,
-        }
-    };
-    (f(r.lo.0, r.hi.0), f(r.lo.1, r.hi.1))
+    r.margin_range(d)
 }
 
 /// The results a proven margin range leaves open, and those it rules out, in words:
@@ -784,7 +811,7 @@ fn solve_any(
 
 /// Runs `giuthi solve`; returns the exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let mut c = args.search.common(args.json);
+    let mut c = args.search.common(args.json)?;
     c.analyze = args.analyze;
     c.bounds = args.bounds;
     let path = std::path::Path::new(&args.input);

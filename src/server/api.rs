@@ -117,7 +117,9 @@ pub async fn solve_start(
     let job = crate::with_position!(&pos, p => jobs.start(p, &client)).map_err(|e| match e {
         StartError::Busy(_) => ApiError::other(StatusCode::SERVICE_UNAVAILABLE, e),
         StartError::Unsolvable(_) => ApiError::bad("position", e),
-        _ => ApiError::other(StatusCode::SERVICE_UNAVAILABLE, e),
+        // The server's own tables (a corrupt layer) or memory: a fault of the server,
+        // not of the request, and not a busy server.
+        _ => ApiError::other(StatusCode::INTERNAL_SERVER_ERROR, e),
     })?;
     Ok(Json(job.to_json()))
 }

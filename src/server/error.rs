@@ -9,7 +9,8 @@ use axum::Json;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// The HTTP status: 400 for bad input, 404 for an unknown job, 409 for a position
-    /// that cannot be solved, 503 when the server is at its limit of running solves.
+    /// that cannot be solved, 503 when the server is at its limit of running solves, 500
+    /// when it cannot start a solve itself (corrupt tables, no memory).
     pub status: StatusCode,
     /// The message, naming the field and the reason.
     pub message: String,

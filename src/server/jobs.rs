@@ -442,9 +442,18 @@ fn finish(job: &Job, state: JobState, f: impl FnOnce(&mut Value)) {
     }
 }
 
-fn stopped(e: &Interrupted, a: &mut Value) {
+/// What a stopped solve proved: the ranges of lo and hi, the margin's range, and the
+/// margin and result when the ranges decide them (V3; as `giuthi solve --json` stopped).
+/// `d`: the position's captured difference.
+fn stopped(e: &Interrupted, d: i32, a: &mut Value) {
     a["lo_range"] = range(e.lo);
     a["hi_range"] = range(e.hi);
+    let ranges = crate::value::BoundRanges { lo: e.lo, hi: e.hi };
+    a["margin_range"] = range(ranges.margin_range(d));
+    if let Some(m) = ranges.margin(d) {
+        a["margin"] = json!(m);
+        a["result"] = json!(crate::value::GameResult::from_margin(m).as_str());
+    }
     if e.too_deep {
         a["error"] = json!("stopped: a path deeper than the search allows was needed");
     }
@@ -628,7 +637,9 @@ fn run<R: ServedGame>(
             hi: (crate::value::NEG_INF, crate::value::POS_INF),
             too_deep: false,
         });
-        return finish(job, failed_or_stopped(&e), |a| stopped(&e, a));
+        return finish(job, failed_or_stopped(&e), |a| {
+            stopped(&e, pos.captured_difference(), a)
+        });
     };
     let margin = values.iter().map(|v| v.1).max().expect("a move");
     finish(job, JobState::Running, |a| {
@@ -643,6 +654,37 @@ fn run<R: ServedGame>(
             let bounds = sol.bounds().expect("exact bounds");
             finish(job, JobState::Done, |a| solution(a, bounds, &sol))
         }
-        Err(e) => finish(job, failed_or_stopped(&e), |a| stopped(&e, a)),
+        Err(e) => finish(job, failed_or_stopped(&e), |a| {
+            stopped(&e, pos.captured_difference(), a)
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{NEG_INF, POS_INF};
+
+    /// V3: a job stopped with ranges that decide the margin reports it and its result
+    /// (the session-15 trial: a 2x5x3 job stopped at `lo <= -2`, `hi >= 0` had none);
+    /// ranges that do not decide it give only the margin's range.
+    #[test]
+    fn v3_a_stopped_job_reports_a_margin_its_ranges_prove() {
+        let mut a = json!({});
+        let e = Interrupted {
+            lo: (NEG_INF, -2),
+            hi: (0, POS_INF),
+            too_deep: false,
+        };
+        stopped(&e, 0, &mut a);
+        assert_eq!(a["margin"], 0, "{a}");
+        assert_eq!(a["result"], "draw", "{a}");
+        assert_eq!(a["margin_range"], json!([0, 0]), "{a}");
+        // Three seeds behind (d = -3), the margin d + clamp(3, lo, hi) over lo <= -2,
+        // hi >= 0 runs from -3 + 0 to -3 + 3: not decided.
+        let mut b = json!({});
+        stopped(&e, -3, &mut b);
+        assert!(b.get("margin").is_none(), "{b}");
+        assert_eq!(b["margin_range"], json!([-3, 0]), "{b}");
     }
 }

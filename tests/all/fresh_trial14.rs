@@ -186,3 +186,24 @@ fn v4_a_run_stopped_in_the_best_move_phase_saves_its_work() {
     }
     panic!("not solved in 200 runs");
 }
+
+/// A `--retro-states` whose states could never fit in memory is a usage error naming the
+/// option, in solve, analyze and bestmove (the retrograde pass died allocating, exit 134).
+#[test]
+fn retro_states_past_the_memory_is_a_usage_error() {
+    for cmd in ["solve", "analyze", "bestmove"] {
+        let (code, _, err) = giuthi(&[
+            cmd,
+            "giuthi 3,3,3,3,3/3,3,3,3,3 S 0,0",
+            "--threads",
+            "1",
+            "--retro-states",
+            "1000000000000000",
+        ]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains("--retro-states 1000000000000000: ") && err.contains("memory"),
+            "{cmd}: {err}"
+        );
+    }
+}

@@ -795,3 +795,45 @@ fn big_board_job_shows_heuristic_values_marked_not_proven() {
     );
     check_heuristic(&v["answer"]["heuristic"], &[]);
 }
+
+/// A solve on a board whose `--tb` tables are corrupt is a 500 naming the file and the
+/// checksum (a fault of the server's tables, not a busy server: it was a 503, the code of
+/// "at the limit of running solves"; the session-15 trial).
+#[test]
+fn a_corrupt_table_is_a_500_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = crate::common::run_cli(&[
+        "tb",
+        "gen",
+        "--pits",
+        "3",
+        "--max-seeds",
+        "6",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--quiet",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let layer = dir.path().join("giuthi-n3-s006.tb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&layer, bytes).unwrap();
+    let app = router(JobLimits {
+        tb: Some(dir.path().to_path_buf()),
+        ..JobLimits::default()
+    });
+    let (st, v) = post(
+        &app,
+        "/api/solve",
+        json!({ "position": "giuthi 2,1,0/1,1,1 S 0,0", "client": "a" }),
+    );
+    assert_eq!(st, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    let msg = v.to_string();
+    assert!(
+        msg.contains("giuthi-n3-s006.tb") && msg.contains("checksum"),
+        "{v}"
+    );
+}
