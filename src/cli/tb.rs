@@ -536,6 +536,9 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
             "position": pos.to_string(),
             "lo": json_score(sol.bounds.lo),
             "hi": json_score(sol.bounds.hi),
+            // Exact from the tables: each range is one value (as `solve --json` writes them).
+            "lo_range": [json_score(sol.bounds.lo), json_score(sol.bounds.lo)],
+            "hi_range": [json_score(sol.bounds.hi), json_score(sol.bounds.hi)],
             "margin": sol.margin,
             "result": sol.result().as_str(),
             "best_moves": best,

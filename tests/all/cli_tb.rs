@@ -66,7 +66,9 @@ fn tb_probe_json_has_the_fields_of_solve_json() {
         [
             "best_moves",
             "hi",
+            "hi_range",
             "lo",
+            "lo_range",
             "margin",
             "moves",
             "nodes",
@@ -78,6 +80,8 @@ fn tb_probe_json_has_the_fields_of_solve_json() {
     );
     assert_eq!(v["position"], "giuthi 1,0,0,0/1,3,0,0 S 0,2");
     assert_eq!(v["lo"], 3);
+    assert_eq!(v["lo_range"], serde_json::json!([3, 3]));
+    assert_eq!(v["hi_range"], serde_json::json!(["+inf", "+inf"]));
     // Issue 16, item 4: an infinity is "+inf", no longer null (which also meant unknown).
     assert_eq!(v["hi"], "+inf");
     assert_eq!(v["margin"], 1);
