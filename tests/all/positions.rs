@@ -379,8 +379,21 @@ fn v4_check_records_are_parsed_strictly_and_by_value() {
         "--threads",
         "1",
     ]);
+    // One object a line checked, then the summary (docs/cli.md, `solve FILE --json`).
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
-    assert_eq!(v["margin"], 1);
+    let objects: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(objects.len(), 2, "{stdout}");
+    assert_eq!(objects[0]["check"], "ok", "{stdout}");
+    assert_eq!(objects[0]["line"], 1, "{stdout}");
+    assert_eq!(
+        objects[0]["solved"], "lo=+3 hi=+inf margin=+1 result=win best=5cw",
+        "{stdout}"
+    );
+    assert_eq!(objects[1]["checked"], 1, "{stdout}");
+    assert_eq!(objects[1]["mismatches"], 0, "{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
