@@ -64,7 +64,7 @@ pub const QUICK: &[Case] = &[
         7,
     ),
     Case {
-        name: "2x4x2 start",
+        name: "2x4 12 seeds",
         position: "giuthi 2,2,2,0/0,2,2,2 S 0,0",
         bounds: None,
         margin: Some(12),

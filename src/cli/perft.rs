@@ -33,8 +33,8 @@ pub struct Args {
     pub divide: bool,
     /// Print one JSON object: {"position", "depth", "nodes", "seconds"} and, with
     /// --divide, "divide": [{"move", "nodes"}, ...]. Stopped (Ctrl-C; exit 130): also
-    /// "stopped": "interrupted", "root_moves" and the "divide" of the root moves counted,
-    /// whose sum "nodes" is then.
+    /// "stopped": "interrupted", "root_moves" and the "divide" of the root moves counted;
+    /// "nodes" is then their sum, not the total.
     #[arg(long)]
     pub json: bool,
     /// No progress display.

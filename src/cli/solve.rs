@@ -48,7 +48,8 @@ use std::time::{Duration, Instant};
     solved and printed: lines without a record are skipped, and a matching line prints \
     `ok` instead of its whole solution (--json: one object a checked line, {\"line\", \
     \"position\", \"check\": \"ok\" or \"mismatch\", \"recorded\", \"solved\"}, then \
-    {\"solved\", \"checked\", \"mismatches\", \"skipped\", \"seconds\"}).\n\n\
+    {\"solved\", \"checked\", \"mismatches\", \"skipped\", \"seconds\"}, with \
+    \"stopped_at_line\" when a solve was stopped: the lines after it are not checked).\n\n\
     Stopped: on stdout `interrupted, not exact:` with the proven ranges of lo, hi and the \
     margin and the results still possible (--json: a line with stopped, lo_range, \
     hi_range, margin_range, and margin only when proven).\n\n\
@@ -148,13 +149,14 @@ impl SearchArgs {
     /// available (at [`retro::BYTES_PER_STATE`] a state): the pass would die allocating.
     pub(super) fn common(&self, json: bool) -> anyhow::Result<Common> {
         if let (Some(n), Some(avail)) = (self.retro_states, available_memory()) {
-            let need = (n as u64).saturating_mul(retro::BYTES_PER_STATE);
-            if need > avail {
+            // In floating point: the product of a huge count overflows u64.
+            let need = n as f64 * retro::BYTES_PER_STATE as f64;
+            if need > avail as f64 {
                 return Err(usage(format!(
                     "--retro-states {n}: that many states need about {:.1} GB at {} bytes a \
                      state, more than the {:.1} GB of memory available (the default takes a \
                      quarter of it: {})",
-                    need as f64 / 1e9,
+                    need / 1e9,
                     retro::BYTES_PER_STATE,
                     avail as f64 / 1e9,
                     default_retro_states()
@@ -818,9 +820,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let is_file = args.input.split(' ').count() < 3 && path.is_file();
     if !is_file {
         if args.check {
-            return Err(usage(
-                "--check needs a FILE of positions with recorded solutions",
-            ));
+            // Name what is wrong with a path-like argument (a missing file, a folder)
+            // before saying what --check needs.
+            let why = if args.input.split(' ').count() >= 3 {
+                String::new()
+            } else if path.is_dir() {
+                format!("{}: a folder, not a file; ", args.input)
+            } else {
+                format!("{}: no such file; ", args.input)
+            };
+            return Err(usage(format!(
+                "{why}--check needs a FILE of positions with recorded solutions"
+            )));
         }
         let any = read_position(&args.input)?;
         if let Some(file) = &args.checkpoint {
@@ -891,9 +902,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 )));
             }
         }
-        // A position the solver cannot take (a Kiothi opening) is reported at once too.
-        let at = |e: anyhow::Error| e.context(format!("{}:{}", path.display(), i + 1));
-        with_position!(&any, p => refuse_opening(p)).map_err(at)?;
+        // A position the solver cannot take (a Kiothi opening) is reported at once too,
+        // unless `--check` skips it (no record).
+        if !args.check || recorded.is_some() {
+            let at = |e: anyhow::Error| e.context(format!("{}:{}", path.display(), i + 1));
+            with_position!(&any, p => refuse_opening(p)).map_err(at)?;
+        }
         lines.push((i, any, recorded));
     }
     c.tb_where_present = true;
@@ -903,6 +917,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .with_context(|| format!("{}:{}", path.display(), i + 1))?;
     }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
+    // The exit code of a solve that was stopped (Ctrl-C, --max-ply), and its line.
+    let mut stopped: Option<(i32, usize)> = None;
     let t = Instant::now();
     for (i, any, recorded) in lines {
         if args.check && recorded.is_none() {
@@ -916,6 +932,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .with_context(|| format!("{}:{}", path.display(), i + 1))?
         {
             Ok(r) => r,
+            Err(code) if args.check => {
+                stopped = Some((code, i + 1));
+                break;
+            }
             Err(code) => return Ok(code),
         };
         solved += 1;
@@ -946,23 +966,34 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     if args.json && args.check {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "solved": solved,
             "checked": checked,
             "mismatches": mismatches,
             "skipped": skipped,
             "seconds": t.elapsed().as_secs_f64(),
         });
+        if let Some((_, line)) = stopped {
+            v["stopped_at_line"] = line.into();
+        }
         println!("{v}");
     } else if !args.json {
+        let at = match stopped {
+            Some((_, line)) => format!(" (stopped at line {line}: the lines after it not checked)"),
+            None => String::new(),
+        };
         println!(
             "{solved} solved, {checked} checked against the file, {}, \
-             {skipped} without a recorded solution skipped, {:.3} s",
+             {skipped} without a recorded solution skipped, {:.3} s{at}",
             super::common::count(mismatches, "mismatch", "mismatches"),
             t.elapsed().as_secs_f64()
         );
     }
-    Ok(if mismatches > 0 { 1 } else { 0 })
+    Ok(match stopped {
+        Some((code, _)) => code,
+        None if mismatches > 0 => 1,
+        None => 0,
+    })
 }
 
 /// A resumed run of a settled checkpoint that answers within this many nodes, or within

@@ -15,6 +15,7 @@ mod fresh_trial;
 mod fresh_trial12;
 mod fresh_trial13;
 mod fresh_trial14;
+mod fresh_trial16;
 mod fresh_user;
 mod game_record;
 mod kalah;
