@@ -23,9 +23,10 @@ pub struct Args {
     /// TCP port (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Address to listen on (default the loopback 127.0.0.1: only this machine can reach
-    /// the page; the server has no authentication).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    /// Address to listen on: an IP address or `localhost` (default the loopback 127.0.0.1:
+    /// only this machine can reach the page; the server has no authentication, so any
+    /// other address, such as 0.0.0.0, opens it to the network: a warning says so).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1", value_parser = parse_host)]
     pub host: IpAddr,
     /// Probe the endgame tablebases in DIR during solves (made by `giuthi tb gen`).
     #[arg(long, value_name = "DIR")]
@@ -51,7 +52,12 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(dir) = &args.tb {
         if !dir.is_dir() {
-            return Err(usage(format!("--tb {}: no such folder", dir.display())));
+            let why = if dir.exists() {
+                "not a folder"
+            } else {
+                "no such folder"
+            };
+            return Err(usage(format!("--tb {}: {why}", dir.display())));
         }
     }
     let limits = JobLimits {
@@ -63,6 +69,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         ..JobLimits::default()
     };
     let addr = SocketAddr::new(args.host, args.port);
+    if !args.host.is_loopback() {
+        eprintln!(
+            "giuthi serve: warning: listening on {}, not a loopback address: anyone who can \
+             reach this machine can use the server (it has no authentication)",
+            args.host
+        );
+    }
     install_stop_handlers();
     let shutdown = async {
         let mut tick = tokio::time::interval(Duration::from_millis(50));
@@ -79,6 +92,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     eprintln!("giuthi serve: stopped ({name})");
     Ok(0)
+}
+
+/// `--host`: an IP address, or `localhost` for the loopback 127.0.0.1.
+fn parse_host(s: &str) -> Result<IpAddr, String> {
+    if s.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::from([127, 0, 0, 1]));
+    }
+    s.parse()
+        .map_err(|e| format!("{e} (an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or localhost)"))
 }
 
 /// The signal that stops the server (0: none yet), set by [`on_stop_signal`].

@@ -317,8 +317,10 @@ pub(super) fn default_threads() -> usize {
 ///
 /// # Errors
 ///
-/// A usage error for a position whose moves are not enumerated (a Kiothi opening, K3),
-/// or a tablebase folder that cannot be used.
+/// The rules (game, variant, board, as `Debug` prints them) `--tb` was found to have no
+/// tables for: the note says so once for each.
+static NOTED_NO_TABLES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
 /// A usage error for a position the exact solver cannot take: a Kiothi opening
 /// redistribution is due (K3).
 fn refuse_opening<R: Rules>(pos: &Position<R>) -> anyhow::Result<()> {
@@ -356,10 +358,17 @@ pub(super) fn make_solver<R: OracleFor>(
         Some(o) => solver = solver.with_oracle(o),
         None => {
             if let Some(dir) = &c.tb {
-                eprintln!(
-                    "note: --tb {} has no tables for {pos}; solved without them",
-                    dir.display()
-                );
+                // Once for each game, variant and board, not once a line of a file.
+                let key = format!("{:?}", pos.rules);
+                let mut noted = NOTED_NO_TABLES.lock().unwrap_or_else(|e| e.into_inner());
+                if !noted.contains(&key) {
+                    noted.push(key);
+                    eprintln!(
+                        "note: --tb {} has no tables for {pos}; solved without them, as \
+                         every position of its game, variant and board (noted once)",
+                        dir.display()
+                    );
+                }
             }
         }
     }

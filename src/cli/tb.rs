@@ -124,7 +124,7 @@ pub struct ProbeArgs {
     /// Most states the tables' own V4 check explores (the part of the root's layer a
     /// non-capturing move can reach); past it, every move's V4 value comes from
     /// alpha-beta on the same tables, as `solve --tb --analyze`.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100_000, value_parser = positive_states)]
     v4_limit: u64,
     /// No progress display.
     #[arg(long)]
@@ -194,13 +194,14 @@ fn print_layer(r: &LayerReport) {
         );
     } else {
         let secs = r.millis as f64 / 1000.0;
+        // Under a millisecond the clock cannot rate the layer (as `bench` says).
         let rate = if secs > 0.0 {
-            r.scanned as f64 / secs
+            format!("{:>11.0} pos/s", r.scanned as f64 / secs)
         } else {
-            0.0
+            "(too short to rate)".to_string()
         };
         println!(
-            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {:>11.0} pos/s  {} bytes  (edge stream {} bytes)",
+            "layer {:>3}: {:>12} positions  {:>12} scanned  {:>13} edges  {:>3} sweeps  {:>9.3} s (scan {:.3} s, cpu {:.2} s)  {}  {} bytes  (edge stream {} bytes)",
             r.seeds,
             r.positions,
             r.scanned,
@@ -305,25 +306,32 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
             print_layer(r);
         }
     };
-    let reports = match a.game.as_str() {
-        "giuthi" => {
-            let v: Variant = a.variant.parse().map_err(usage)?;
-            let g = Giuthi::new(a.pits, v).map_err(|e| pits_error(a.pits, e))?;
-            generate_on(&g, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
-        }
-        "kalah" => {
-            if !a.variant.is_empty() {
-                return Err(usage("--variant: kalah has no variants"));
+    let reports =
+        match a.game.as_str() {
+            "giuthi" => {
+                let v: Variant = a
+                    .variant
+                    .parse()
+                    .map_err(|e| usage(format!("--variant {:?}: {e}", a.variant)))?;
+                let g = Giuthi::new(a.pits, v).map_err(|e| pits_error(a.pits, e))?;
+                generate_on(&g, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
             }
-            let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
-            generate_on(&k, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
-        }
-        other => {
-            return Err(usage(format!(
-                "--game: unknown game {other:?} (tables exist for giuthi and kalah)"
-            )))
-        }
-    };
+            "kalah" => {
+                if !a.variant.is_empty() {
+                    return Err(usage("--variant: kalah has no variants"));
+                }
+                let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
+                generate_on(&k, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)
+            }
+            "kiothi" => return Err(usage(
+                "--game kiothi: there are no Kiothi tablebases (tables exist for giuthi and kalah)",
+            )),
+            other => {
+                return Err(usage(format!(
+                    "--game: unknown game {other:?} (tables exist for giuthi and kalah)"
+                )))
+            }
+        };
     if let Err(e) = &reports {
         if !matches!(e, TbError::Interrupted { .. }) && cluster.size() > 1 {
             eprintln!("error: rank {}: {e}", cluster.rank());
@@ -625,6 +633,15 @@ fn gap_message<R: TbGame>(set: &TablebaseSet<R>, dir: &Path, label: &str) -> Opt
         "{label}: layer {} is missing, so layers {first}..={last} cannot be used",
         set.max_seeds() + 1,
     ))
+}
+
+/// `--v4-limit`: a count of states, at least 1 (clap's range would print u64's maximum).
+fn positive_states(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1 (0 would skip the check)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{e} (a count of states, at least 1)")),
+    }
 }
 
 /// A tablebase folder given to `tb probe`, `tb stats` or `tb verify`: a usage error (exit 2) when it

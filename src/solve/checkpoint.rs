@@ -115,7 +115,7 @@ pub enum CheckpointError {
         found: u16,
     },
     /// The file is empty (0 bytes): not a checkpoint, and nothing to resume from.
-    #[error("{}: the file is empty (0 bytes), not a giuthi checkpoint; remove it or name another file", path.display())]
+    #[error("{}: the file is empty (0 bytes), not a giuthi checkpoint", path.display())]
     Empty {
         /// The file.
         path: PathBuf,

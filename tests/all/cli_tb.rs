@@ -449,10 +449,11 @@ fn solve_file_with_tb_uses_tables_where_they_exist() {
     let file = dir.path().join("mixed.txt");
     std::fs::write(
         &file,
-        "# 2x4 (tables), 2x5 and Kalah 2x4 (none)\n\
+        "# 2x4 (tables), 2x5 twice and Kalah 2x4 (none: one note each, not each line)\n\
          giuthi 1,0,0,0/1,3,0,0 S 0,2\n\
          giuthi 0,2,0,0,1/1,0,3,0,0 S 1,1\n\
-         kalah 1,0,2,0/0,1,1,0 S 0,0\n",
+         kalah 1,0,2,0/0,1,1,0 S 0,0\n\
+         giuthi 0,1,0,0,1/1,0,2,0,0 S 1,1\n",
     )
     .unwrap();
     let f = file.to_str().unwrap();
@@ -478,7 +479,7 @@ fn solve_file_with_tb_uses_tables_where_they_exist() {
             })
             .collect()
     };
-    assert_eq!(fields(&with).len(), 3);
+    assert_eq!(fields(&with).len(), 4);
     assert_eq!(fields(&with), fields(&without));
     // A broken table folder is still an error, not a reason to go without.
     let o = giuthi(&["solve", f, "--tb", "/nonexistent/giuthi-tb"]);
