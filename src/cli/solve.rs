@@ -317,10 +317,6 @@ pub(super) fn default_threads() -> usize {
 ///
 /// # Errors
 ///
-/// The rules (game, variant, board, as `Debug` prints them) `--tb` was found to have no
-/// tables for: the note says so once for each.
-static NOTED_NO_TABLES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-
 /// A usage error for a position the exact solver cannot take: a Kiothi opening
 /// redistribution is due (K3).
 fn refuse_opening<R: Rules>(pos: &Position<R>) -> anyhow::Result<()> {
@@ -354,23 +350,9 @@ pub(super) fn make_solver<R: OracleFor>(
     if let Some(n) = c.stop_after_nodes {
         solver = solver.stop_after_nodes(n);
     }
-    match oracle(&pos.rules, c)? {
-        Some(o) => solver = solver.with_oracle(o),
-        None => {
-            if let Some(dir) = &c.tb {
-                // Once for each game, variant and board, not once a line of a file.
-                let key = format!("{:?}", pos.rules);
-                let mut noted = NOTED_NO_TABLES.lock().unwrap_or_else(|e| e.into_inner());
-                if !noted.contains(&key) {
-                    noted.push(key);
-                    eprintln!(
-                        "note: --tb {} has no tables for {pos}; solved without them, as \
-                         every position of its game, variant and board (noted once)",
-                        dir.display()
-                    );
-                }
-            }
-        }
+    // No tables for these rules: a line of a file (`run` noted it once).
+    if let Some(o) = oracle(&pos.rules, c)? {
+        solver = solver.with_oracle(o);
     }
     Ok(solver)
 }
@@ -711,15 +693,6 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
     }
 }
 
-/// The proven range of the final margin (V3) for captured difference `d` over proven
-/// ranges of `lo` and `hi`: `d + clamp(-d, lo, hi)` never decreases when `lo` or `hi`
-/// grows ([`BoundRanges::margin`]), so it runs from its value at `(lo.0, hi.0)` to its
-/// value at `(lo.1, hi.1)`; an end is an infinity only where `hi.0` is minus infinity or
-/// `lo.1` plus infinity.
-pub(super) fn margin_range(r: &BoundRanges, d: i32) -> (Score, Score) {
-    r.margin_range(d)
-}
-
 /// The results a proven margin range leaves open, and those it rules out, in words:
 /// `win or draw (loss ruled out)`, `win (proven)`, `open (win, draw and loss possible)`.
 pub(super) fn results_in_words(m: (Score, Score)) -> String {
@@ -753,7 +726,7 @@ pub(super) fn results_in_words(m: (Score, Score)) -> String {
 pub(super) fn report_solve_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
     if !json {
         let ranges = BoundRanges { lo: e.lo, hi: e.hi };
-        let m = margin_range(&ranges, pos.captured_difference());
+        let m = ranges.margin_range(pos.captured_difference());
         println!("position {pos}");
         println!(
             "interrupted, not exact: {ranges}  {}  result {}",
@@ -785,7 +758,7 @@ pub(super) fn report_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bo
             "stopped": if e.too_deep { "max_ply" } else { "interrupted" },
             "lo_range": range_json(e.lo),
             "hi_range": range_json(e.hi),
-            "margin_range": range_json(margin_range(&ranges, pos.captured_difference())),
+            "margin_range": range_json(ranges.margin_range(pos.captured_difference())),
         });
         if let Some(m) = proven {
             v["margin"] = m.into();
@@ -920,10 +893,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         lines.push((i, any, recorded));
     }
     c.tb_where_present = true;
-    // Every table set the file needs is opened and checked before the first solve.
-    for (i, any, _) in &lines {
-        with_position!(any, p => oracle(&p.rules, &c).map(|_| ()))
-            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+    // Every table set the file needs is opened and checked before the first solve; a
+    // game, variant and board the folder has no tables for is noted once, at its first
+    // line that will be solved.
+    let mut noted = std::collections::HashSet::new();
+    for (i, any, recorded) in &lines {
+        let missing = with_position!(any, p => oracle(&p.rules, &c)
+            .map(|o| o.is_none().then(|| p.rules.tables_key())))
+        .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        let solved = !args.check || recorded.is_some();
+        if let (Some(key), Some(dir), true) = (missing, &c.tb, solved) {
+            if noted.insert(key) {
+                eprintln!(
+                    "note: --tb {} has no tables for {any}; solved without them, as every \
+                     position of its game, variant and board (noted once)",
+                    dir.display()
+                );
+            }
+        }
     }
     let (mut solved, mut checked, mut mismatches, mut skipped) = (0, 0, 0, 0);
     // The exit code of a solve that was stopped (Ctrl-C, --max-ply), and its line.
@@ -1296,7 +1283,7 @@ fn solve_checkpointed<R: OracleFor>(
 
 #[cfg(test)]
 mod tests {
-    use super::{margin_range, results_in_words};
+    use super::results_in_words;
     use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
 
     /// V3 over proven ranges: the margin's range, and what it rules out.
@@ -1307,9 +1294,9 @@ mod tests {
             lo: (NEG_INF, POS_INF),
             hi: (NEG_INF, POS_INF),
         };
-        assert_eq!(margin_range(&open, 0), (NEG_INF, POS_INF));
+        assert_eq!(open.margin_range(0), (NEG_INF, POS_INF));
         assert_eq!(
-            results_in_words(margin_range(&open, 0)),
+            results_in_words(open.margin_range(0)),
             "open (win, draw and loss possible)"
         );
         // lo <= -1 and hi >= 0 with d = 0: a draw, proven (the README's example).
@@ -1317,21 +1304,21 @@ mod tests {
             lo: (NEG_INF, -1),
             hi: (0, POS_INF),
         };
-        assert_eq!(margin_range(&draw, 0), (0, 0));
+        assert_eq!(draw.margin_range(0), (0, 0));
         assert_eq!(results_in_words((0, 0)), "draw (proven)");
         // lo >= 3 with d = -2 (V4's example, lo not yet exact): the margin is at least +1.
         let win = BoundRanges {
             lo: (3, 9),
             hi: (3, POS_INF),
         };
-        assert_eq!(margin_range(&win, -2), (1, 7));
+        assert_eq!(win.margin_range(-2), (1, 7));
         assert_eq!(results_in_words((1, 7)), "win (proven)");
         // hi <= 0 with d = 0: no win; loss or draw.
         let r = BoundRanges {
             lo: (NEG_INF, 0),
             hi: (-5, 0),
         };
-        assert_eq!(margin_range(&r, 0), (-5, 0));
+        assert_eq!(r.margin_range(0), (-5, 0));
         assert_eq!(results_in_words((-5, 0)), "draw or loss (win ruled out)");
         assert_eq!(results_in_words((0, 4)), "win or draw (loss ruled out)");
         assert_eq!(
