@@ -143,3 +143,55 @@ fn kalah_lean_path_under_a_short_cap_matches_the_general_path() {
         "{exact} exact, {stopped} stopped"
     );
 }
+
+/// R1-R4, V2-V4 with an endgame oracle: the lean path peeks at the children the tables
+/// cover before searching the others (src/solve/alphabeta/lean.rs). Ordering only, so on
+/// random Kalah positions above the tables it gives the naive solver's bounds, margin,
+/// best moves and move values, and the same values as the general path; and it searches
+/// fewer nodes than the general path in total (the peek's purpose).
+#[test]
+fn r4_kalah_lean_peek_at_tables_equals_naive_and_the_general_path() {
+    use giuthi::tablebase::generate::{generate, GenOptions};
+    use giuthi::tablebase::TablebaseSet;
+    use std::sync::Arc;
+    let rules = Kalah::new(4).expect("board");
+    let dir = tempfile::tempdir().expect("temporary folder");
+    generate(&rules, dir.path(), 8, &GenOptions::quiet()).expect("generation");
+    let set = Arc::new(TablebaseSet::open_all(dir.path(), rules.clone()).expect("tables"));
+    let mut rng = Rng(0x1ea_0014);
+    let (mut done, mut lean_nodes, mut general_nodes) = (0, 0, 0);
+    while done < 60 {
+        let seeds = 9 + rng.below(6);
+        let pos = random_kalah(&mut rng, &rules, 4, seeds);
+        let Ok(naive) = naive_solve(&pos, 200_000) else {
+            continue;
+        };
+        let lean = solver(&rules, true, None).with_oracle(set.clone());
+        let general = solver(&rules, false, None).with_oracle(set.clone());
+        let a = lean.solve_with_bounds(&pos).expect("not interrupted");
+        let b = general.solve_with_bounds(&pos).expect("not interrupted");
+        assert_eq!(a.bounds(), Some(naive.bounds), "{pos}: bounds");
+        assert_eq!(a.margin, naive.margin, "{pos}: margin");
+        assert_eq!(a.best_moves, naive.best_moves(), "{pos}: best moves");
+        assert_eq!(replay_pv(&pos, &a), a.margin, "{pos}: pv");
+        assert_eq!(
+            (b.bounds(), b.margin, &b.best_moves),
+            (a.bounds(), a.margin, &a.best_moves),
+            "{pos}: general path"
+        );
+        lean_nodes += a.nodes;
+        general_nodes += b.nodes;
+        if done % 3 == 0 {
+            assert_eq!(
+                lean.analyze(&pos).expect("not interrupted"),
+                naive.moves,
+                "{pos}: move values"
+            );
+        }
+        done += 1;
+    }
+    assert!(
+        lean_nodes < general_nodes,
+        "the peek searched {lean_nodes} nodes, the general path {general_nodes}"
+    );
+}

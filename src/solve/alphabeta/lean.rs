@@ -11,11 +11,18 @@
 //!
 //! The worker sends a node here only where the general search would do exactly the same
 //! (`Worker::lean_depth`: a game that cannot repeat, no ETC, no history heuristic, and
-//! below the depths where its thread defers or perturbs), so the lean path visits the same
-//! nodes in the same order, stores the same entries and returns the same fail-soft bounds
-//! as [`Worker::test_full`] would: node counts at one thread are unchanged
-//! (docs/performance.md, Session 11), and the exactness tests of the solver (naive graph,
-//! tablebases, threads) run through it.
+//! below the depths where its thread defers or perturbs), so without an endgame oracle the
+//! lean path visits the same nodes in the same order, stores the same entries and returns
+//! the same fail-soft bounds as [`Worker::test_full`] would: node counts at one thread are
+//! unchanged (docs/performance.md, Session 11), and the exactness tests of the solver
+//! (naive graph, tablebases, threads) run through it.
+//!
+//! With an oracle (Kalah's `--tb`), a lean node first *peeks*, as Irving's solver does
+//! (girving/kalah, `crunch.cilk`): every child the oracle covers is answered at once from
+//! its entry (all their entries prefetched together), and only if none of them proves the
+//! test are the other children searched, in the same order. Ordering only: the same
+//! children decide, so the values are the same; the nodes are fewer (Kalah(6,5) with the
+//! 25-seed tables: 1,294,021,217 -> 1,191,353,551, docs/performance.md, Session 17).
 //!
 //! The path cap ([`SolverOptions::max_ply`](super::SolverOptions::max_ply)) and the end
 //! of the thread's stack are still honoured, since a user may set a short cap.
@@ -23,6 +30,7 @@
 use super::{child_threshold, futility, to_parent, Res, Worker, NO_REP};
 use crate::rules::{Child, Rules};
 use crate::solve::tt::work_of;
+use crate::solve::EndgameOracle;
 use crate::types::Side;
 use crate::value::{Score, NEG_INF, POS_INF};
 use std::sync::atomic::Ordering;
@@ -129,8 +137,9 @@ impl<R: Rules> Worker<'_, R> {
             index[j] = i as u8;
         }
         // A child's key is computed, and its bucket prefetched, LEAN_PREFETCH_AHEAD children
-        // before it is searched (a child the oracle covers is answered by its probe: its
-        // oracle entry is prefetched instead), as in the general search (there two ahead).
+        // before it is searched (a child the oracle covers but did not answer in the peek
+        // gets its oracle entry prefetched instead), as in the general search (there two
+        // ahead).
         let tt = &self.solver.tt;
         let oracle = self.solver.oracle.as_deref();
         let keyed = |c: &Child<R>| {
@@ -149,6 +158,28 @@ impl<R: Rules> Worker<'_, R> {
         // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
         let mut v = NEG_INF;
         let mut best = None;
+        // The peek: the children the oracle covers are answered first, all of them, before
+        // any other child is searched (their entries prefetched together); one that
+        // proves the test ends the node, the others leave the search only the rest.
+        let mut n = n;
+        if let (Some(o), Some(m)) = (oracle, oracle_max) {
+            match self.peek(o, m, &kids, &mut index[..n], x, bad) {
+                None => {
+                    self.kids[depth] = kids;
+                    return None;
+                }
+                Some(Peek::Proved(i, pv)) => {
+                    ok = true;
+                    best = Some(i);
+                    v = pv;
+                    n = 0;
+                }
+                Some(Peek::Rest(rest, pv)) => {
+                    v = pv;
+                    n = rest;
+                }
+            }
+        }
         for j in 0..n.min(LEAN_PREFETCH_AHEAD) {
             ckeys[j] = keyed(&kids[index[j] as usize]);
         }
@@ -201,4 +232,83 @@ impl<R: Rules> Worker<'_, R> {
             capped,
         })
     }
+
+    /// The peek of a lean node (threshold `x`): every child of `kids` in `order` that the
+    /// oracle covers (`m` seeds or fewer) is counted as a node and answered by the
+    /// futility bounds or its entry, as [`Worker::test`] would answer it. A child that
+    /// proves the test gives [`Peek::Proved`] at once; otherwise the children left to
+    /// search keep their order at the front of `order` ([`Peek::Rest`], with the largest
+    /// bound the answered ones gave). `None` when stopped.
+    fn peek(
+        &mut self,
+        o: &dyn EndgameOracle<R>,
+        m: u32,
+        kids: &[Child<R>],
+        order: &mut [u8],
+        x: Score,
+        bad: Side,
+    ) -> Option<Peek> {
+        let rules = self.rules;
+        let mut covered = 0u32;
+        for (j, &i) in order.iter().enumerate() {
+            let c = &kids[i as usize];
+            if rules.seeds_on_board(&c.state) <= m {
+                o.prefetch(&c.state);
+                covered |= 1 << j;
+            }
+        }
+        let mut v = NEG_INF;
+        if covered == 0 {
+            return Some(Peek::Rest(order.len(), v));
+        }
+        let mut rest = 0;
+        for j in 0..order.len() {
+            let i = order[j];
+            let c = &kids[i as usize];
+            if covered & (1 << j) == 0 {
+                order[rest] = i;
+                rest += 1;
+                continue;
+            }
+            if !self.count_node() {
+                return None;
+            }
+            let (xc, invert) = child_threshold(x, c);
+            let cbad = rules.turn(&c.state) == bad;
+            let cseeds = rules.seeds_on_board(&c.state) as Score;
+            let r = match futility(xc, cseeds, cbad) {
+                Err(r) => r,
+                Ok(xf) => o.probe(&c.state).map(|b| {
+                    let cv = if cbad { b.lo } else { b.hi };
+                    Res {
+                        ok: cv >= xf,
+                        v: cv,
+                        rep: NO_REP,
+                        capped: false,
+                    }
+                }),
+            };
+            // An oracle that does not answer after all: the child is searched.
+            let Some(r) = r else {
+                order[rest] = i;
+                rest += 1;
+                continue;
+            };
+            let pv = to_parent(r.v, c);
+            if r.ok != invert {
+                return Some(Peek::Proved(i, pv));
+            }
+            v = v.max(pv);
+        }
+        Some(Peek::Rest(rest, v))
+    }
+}
+
+/// What a lean node's peek found ([`Worker::peek`]).
+enum Peek {
+    /// The child of this index proves the test, with this bound for the node.
+    Proved(u8, Score),
+    /// The first this many children of the order are left to search; the answered ones
+    /// bound the node's value by this (minus infinity when none was answered).
+    Rest(usize, Score),
 }
