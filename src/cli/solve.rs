@@ -16,7 +16,7 @@ use giuthi::solve::race::{race, Winner};
 use giuthi::solve::retro;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
-use giuthi::tablebase::{TablebaseSet, TbError, TbGame};
+use giuthi::tablebase::{Load, TablebaseSet, TbError, TbGame};
 use giuthi::value::{fmt_score, range_json, score_json, BoundRanges, Score, NEG_INF, POS_INF};
 use giuthi::{with_position, AnyPosition, Position};
 use std::any::Any;
@@ -113,6 +113,14 @@ pub struct SearchArgs {
     /// the same game, variant and board; every layer present is used).
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
+    /// Copy the --tb tables into memory on huge pages before the search, instead of
+    /// probing them where their files are mapped: for long searches. It costs their size
+    /// in memory and, for 3.7 GB of tables, 4 to 10 s at the start, and it saved 8 to 14%
+    /// of the time of a 6-minute solve (Kalah(6,5), docs/performance.md, Session 17).
+    /// Refused with a note (the tables stay mapped) when they and the --hash table do not
+    /// fit in three quarters of the memory available; ignored with --movetime.
+    #[arg(long, requires = "tb")]
+    pub tb_memory: bool,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
     /// 2 GB): paths are cut at a cap that deepens up to this, and a search that needs more
     /// stops with the bounds proven so far (docs/solver.md, Path cap).
@@ -170,6 +178,7 @@ impl SearchArgs {
             hash_given: self.hash.is_some(),
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
+            tb_memory: self.tb_memory,
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             retro_states: self.retro_states.unwrap_or_else(default_retro_states),
@@ -196,6 +205,8 @@ pub(super) struct Common {
     pub progress: bool,
     /// Tablebase folder to probe (`--tb`).
     pub tb: Option<PathBuf>,
+    /// `--tb-memory`: copy the tables into memory on huge pages where they fit.
+    pub tb_memory: bool,
     /// `--max-ply`.
     pub max_ply: usize,
     /// `--first-cap`.
@@ -227,10 +238,33 @@ pub(super) type TbCache = Arc<Mutex<HashMap<String, Option<Arc<dyn Any + Send + 
 pub(super) trait OracleFor: Rules {
     /// Whether `giuthi tb gen` makes tables for this game.
     const HAS_TABLES: bool = true;
-    /// Opens the tablebases of `dir` for these rules.
-    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
+    /// Opens the tablebases of `dir` for these rules, held as `load` says.
+    fn open_oracle(&self, dir: &Path, load: Load) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
     /// What tells the tables of two rules apart: game, variant and board.
     fn tables_key(&self) -> String;
+    /// The bytes of the consecutive layers `0, 1, 2, ...` of these rules in `dir` (0
+    /// where there are none).
+    fn tables_bytes(&self, dir: &Path) -> u64;
+}
+
+/// How `--tb-memory` holds tables of `bytes` beside a `hash_mb` transposition table,
+/// with `avail` bytes of memory available: copied onto huge pages when both fit in three
+/// quarters of it (a long search's probes then skip most page walks: docs/performance.md,
+/// Session 17), else mapped from their files (also where the memory is unknown).
+fn tb_load(bytes: u64, hash_mb: usize, avail: Option<u64>) -> Load {
+    match avail {
+        Some(a) if bytes.saturating_add((hash_mb as u64) << 20) <= a / 4 * 3 => Load::Memory,
+        _ => Load::Map,
+    }
+}
+
+/// The bytes of the layers `0, 1, 2, ...` of `rules` present in `dir`, up to the first
+/// missing one.
+fn layer_bytes<R: TbGame>(rules: &R, dir: &Path) -> u64 {
+    (0..=giuthi::tablebase::format::MAX_ENCODABLE_SEEDS)
+        .map_while(|s| std::fs::metadata(giuthi::tablebase::layer_path(rules, dir, s)).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// `--tb DIR` must name a folder: a usage error otherwise.
@@ -245,10 +279,17 @@ fn tb_dir(dir: &Path) -> anyhow::Result<&Path> {
 }
 
 impl OracleFor for Giuthi {
-    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Giuthi>>> {
-        let set = TablebaseSet::open_complete(tb_dir(dir)?, self.clone())
+    fn open_oracle(
+        &self,
+        dir: &Path,
+        load: Load,
+    ) -> anyhow::Result<Arc<dyn EndgameOracle<Giuthi>>> {
+        let set = TablebaseSet::open_complete_loaded(tb_dir(dir)?, self.clone(), load)
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
+    }
+    fn tables_bytes(&self, dir: &Path) -> u64 {
+        layer_bytes(self, dir)
     }
     fn tables_key(&self) -> String {
         self.file_stem()
@@ -256,10 +297,13 @@ impl OracleFor for Giuthi {
 }
 
 impl OracleFor for Kalah {
-    fn open_oracle(&self, dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kalah>>> {
-        let set = TablebaseSet::open_complete(tb_dir(dir)?, self.clone())
+    fn open_oracle(&self, dir: &Path, load: Load) -> anyhow::Result<Arc<dyn EndgameOracle<Kalah>>> {
+        let set = TablebaseSet::open_complete_loaded(tb_dir(dir)?, self.clone(), load)
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
+    }
+    fn tables_bytes(&self, dir: &Path) -> u64 {
+        layer_bytes(self, dir)
     }
     fn tables_key(&self) -> String {
         self.file_stem()
@@ -271,7 +315,14 @@ impl OracleFor for Kiothi {
     fn tables_key(&self) -> String {
         "kiothi".to_string()
     }
-    fn open_oracle(&self, _dir: &Path) -> anyhow::Result<Arc<dyn EndgameOracle<Kiothi>>> {
+    fn tables_bytes(&self, _dir: &Path) -> u64 {
+        0
+    }
+    fn open_oracle(
+        &self,
+        _dir: &Path,
+        _load: Load,
+    ) -> anyhow::Result<Arc<dyn EndgameOracle<Kiothi>>> {
         Err(usage(
             "--tb: tablebases exist for Giuthi and Kalah only, not for Kiothi",
         ))
@@ -379,7 +430,27 @@ pub(super) fn oracle<R: OracleFor>(
             .as_ref()
             .and_then(|a| a.downcast_ref::<Arc<dyn EndgameOracle<R>>>().cloned()));
     }
-    let opened = match rules.open_oracle(dir) {
+    let load = if c.tb_memory {
+        let bytes = rules.tables_bytes(dir);
+        let avail = available_memory();
+        let load = tb_load(bytes, c.hash_mb, avail);
+        if load == Load::Map {
+            eprintln!(
+                "note: --tb-memory: the tables ({:.1} GB) and the {} MB --hash table do not \
+                 fit in three quarters of the memory available ({}); the tables stay mapped",
+                bytes as f64 / 1e9,
+                c.hash_mb,
+                avail.map_or("unknown".to_string(), |a| format!(
+                    "{:.1} GB",
+                    a as f64 / 1e9
+                ))
+            );
+        }
+        load
+    } else {
+        Load::Map
+    };
+    let opened = match rules.open_oracle(dir, load) {
         Ok(o) => Some(o),
         Err(e) if c.tb_where_present && (!R::HAS_TABLES || no_layer_zero(&e)) => None,
         Err(e) if no_layer_zero(&e) => {
@@ -1283,8 +1354,24 @@ fn solve_checkpointed<R: OracleFor>(
 
 #[cfg(test)]
 mod tests {
-    use super::results_in_words;
+    use super::{results_in_words, tb_load};
+    use giuthi::tablebase::Load;
     use giuthi::value::{BoundRanges, NEG_INF, POS_INF};
+
+    /// `--tb-memory` copies the tables into memory only when they and the transposition
+    /// table fit in three quarters of the memory available, and maps them where that is
+    /// unknown.
+    #[test]
+    fn tables_are_copied_into_memory_only_when_they_fit() {
+        const GB: u64 = 1 << 30;
+        assert_eq!(tb_load(37 * GB / 10, 4096, Some(23 * GB)), Load::Memory);
+        assert_eq!(tb_load(17 * GB, 4096, Some(23 * GB)), Load::Map);
+        // 20 GB of tables and a 4 GB table fit in three quarters of 32 GB; a byte more not.
+        assert_eq!(tb_load(20 * GB, 4096, Some(32 * GB)), Load::Memory);
+        assert_eq!(tb_load(20 * GB + 1, 4096, Some(32 * GB)), Load::Map);
+        assert_eq!(tb_load(GB, 64, None), Load::Map);
+        assert_eq!(tb_load(u64::MAX, 64, Some(u64::MAX)), Load::Map);
+    }
 
     /// V3 over proven ranges: the margin's range, and what it rules out.
     #[test]

@@ -49,6 +49,7 @@ use crate::rules::Rules;
 use crate::solve::EndgameOracle;
 use crate::types::Side;
 use crate::value::Bounds;
+pub use format::Load;
 use format::{GameId, LayerFile};
 use std::path::{Path, PathBuf};
 
@@ -582,6 +583,21 @@ impl<R: TbGame> TablebaseSet<R> {
         max_seeds: u32,
         verify: bool,
     ) -> Result<TablebaseSet<R>, TbError> {
+        Self::open_loaded(dir, rules, max_seeds, verify, Load::Map)
+    }
+
+    /// As [`TablebaseSet::open_with`], each layer's entries held as `load` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`LayerFile::open_loaded`].
+    pub fn open_loaded(
+        dir: &Path,
+        rules: R,
+        max_seeds: u32,
+        verify: bool,
+        load: Load,
+    ) -> Result<TablebaseSet<R>, TbError> {
         let ranker = Ranker::new(2 * rules.pits_per_row(), max_seeds as usize + 1);
         let mut layers = Vec::new();
         for s in 0..=max_seeds {
@@ -589,7 +605,7 @@ impl<R: TbGame> TablebaseSet<R> {
             if !path.exists() {
                 return Err(TbError::MissingLayer { seeds: s, path });
             }
-            let lf = LayerFile::open(&path, verify)?;
+            let lf = LayerFile::open_loaded(&path, verify, load)?;
             check_params(&rules, &lf, s, &ranker)?;
             layers.push(lf);
         }
@@ -607,6 +623,15 @@ impl<R: TbGame> TablebaseSet<R> {
     /// [`TbError::MissingLayer`] when not even layer 0 is there; file errors as
     /// [`TablebaseSet::open`].
     pub fn open_all(dir: &Path, rules: R) -> Result<TablebaseSet<R>, TbError> {
+        Self::open_all_loaded(dir, rules, Load::Map)
+    }
+
+    /// As [`TablebaseSet::open_all`], each layer's entries held as `load` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`TablebaseSet::open_all`].
+    pub fn open_all_loaded(dir: &Path, rules: R, load: Load) -> Result<TablebaseSet<R>, TbError> {
         let mut top = None;
         let mut s = 0u32;
         while layer_path(&rules, dir, s).exists() {
@@ -614,7 +639,7 @@ impl<R: TbGame> TablebaseSet<R> {
             s += 1;
         }
         match top {
-            Some(t) => Self::open(dir, rules, t),
+            Some(t) => Self::open_loaded(dir, rules, t, true, load),
             None => Err(TbError::MissingLayer {
                 seeds: 0,
                 path: layer_path(&rules, dir, 0),
@@ -629,7 +654,21 @@ impl<R: TbGame> TablebaseSet<R> {
     ///
     /// As [`TablebaseSet::open_all`], and [`TbError::LayerGap`].
     pub fn open_complete(dir: &Path, rules: R) -> Result<TablebaseSet<R>, TbError> {
-        let set = Self::open_all(dir, rules)?;
+        Self::open_complete_loaded(dir, rules, Load::Map)
+    }
+
+    /// As [`TablebaseSet::open_complete`], each layer's entries held as `load` says
+    /// ([`Load::Memory`] for a long search: docs/performance.md, Session 17).
+    ///
+    /// # Errors
+    ///
+    /// As [`TablebaseSet::open_complete`].
+    pub fn open_complete_loaded(
+        dir: &Path,
+        rules: R,
+        load: Load,
+    ) -> Result<TablebaseSet<R>, TbError> {
+        let set = Self::open_all_loaded(dir, rules, load)?;
         match set.stranded_layers(dir).last() {
             Some(&top) => Err(TbError::LayerGap {
                 seeds: set.max_seeds() + 1,

@@ -752,3 +752,48 @@ fn tb_gen_under_nohup_survives_a_hang_up_and_stops_on_one_otherwise() {
     assert_eq!(status.code(), Some(130), "{status:?}");
     assert!(!dir.path().join("giuthi-n5-s016.tb").exists());
 }
+
+/// `solve --tb DIR --tb-memory` (the tables copied onto huge pages, then the peek at the
+/// children they cover) gives the solution of the mapped tables and of no tables at all
+/// (RULES.md V3, R1-R4), for a Kalah position above the tables; `--tb-memory` without
+/// `--tb` is a usage error that names it.
+#[test]
+fn r4_solve_with_tables_in_memory_equals_mapped_and_no_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = giuthi(&[
+        "tb",
+        "gen",
+        "--game",
+        "kalah",
+        "--pits",
+        "4",
+        "--max-seeds",
+        "8",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let pos = "kalah 2,3,1,2/3,0,2,1 S 3,4";
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", pos, "--json", "--threads", "1", "--analyze"];
+        args.extend_from_slice(extra);
+        let o = giuthi(&args);
+        assert!(o.status.success(), "{o:?}");
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        (
+            v["margin"].clone(),
+            v["best_moves"].clone(),
+            v["moves"].clone(),
+        )
+    };
+    let plain = solve(&["--retro-states", "0"]);
+    assert!(plain.0.is_i64(), "{plain:?}");
+    let memory = solve(&["--tb", d, "--tb-memory", "--retro-states", "0"]);
+    let mapped = solve(&["--tb", d, "--retro-states", "0"]);
+    assert_eq!(memory, plain);
+    assert_eq!(mapped, plain);
+    let err = usage_error(&["solve", pos, "--tb-memory"]);
+    assert!(err.contains("--tb-memory") && err.contains("--tb"), "{err}");
+}

@@ -813,3 +813,31 @@ fn kalah_one_pass_stopped_restarts_to_the_same_entries() {
     let want = entries_of(&layer_path(&k, straight.path(), 12));
     assert!(entries_of(&layer_path(&k, dir.path(), 12)) == want);
 }
+
+/// V2: tables copied into memory (`Load::Memory`, the default of a long `--tb` search)
+/// answer every probe as the mapped ones do, and a copy of a corrupt layer is refused by
+/// its checksum as the mapping is.
+#[test]
+fn v2_tables_copied_into_memory_equal_mapped_tables() {
+    use giuthi::tablebase::Load;
+    let k = Kalah::new(3).unwrap();
+    let dir = gen(&k, 9, 2, false);
+    let mapped = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), Load::Map).unwrap();
+    let copied = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), Load::Memory).unwrap();
+    assert_eq!(copied.max_seeds(), 9);
+    let t = naive_table(&k, 9);
+    for s in 0..=9 {
+        for st in layer_states(&k, s) {
+            assert_eq!(copied.probe(&st), Some(t[&st]), "{st:?}");
+            assert_eq!(copied.probe(&st), mapped.probe(&st), "{st:?}");
+        }
+    }
+    flip_last_byte(&layer_path(&k, dir.path(), 9), 1);
+    for load in [Load::Map, Load::Memory] {
+        let e = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), load).unwrap_err();
+        assert!(
+            matches!(e, TbError::ChecksumMismatch { .. }),
+            "{load:?}: {e}"
+        );
+    }
+}
