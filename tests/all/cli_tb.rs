@@ -208,24 +208,29 @@ fn tb_gen_usage_errors_and_memory_refusal() {
     );
 }
 
-#[test]
-fn tb_kalah_gen_and_probe() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
+/// Makes the Kalah tables of `pits` pits a row up to `max_seeds` in `dir`.
+fn gen_kalah(dir: &str, pits: &str, max_seeds: &str) {
     let o = giuthi(&[
         "tb",
         "gen",
         "--game",
         "kalah",
         "--pits",
-        "3",
+        pits,
         "--max-seeds",
-        "6",
+        max_seeds,
         "--out",
-        d,
+        dir,
         "--quiet",
     ]);
     assert!(o.status.success(), "{o:?}");
+}
+
+#[test]
+fn tb_kalah_gen_and_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    gen_kalah(d, "3", "6");
     let o = giuthi(&["tb", "probe", d, "kalah 1,1,1/1,1,1 S 0,0", "--json"]);
     assert!(o.status.success(), "{o:?}");
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
@@ -761,20 +766,7 @@ fn tb_gen_under_nohup_survives_a_hang_up_and_stops_on_one_otherwise() {
 fn r4_solve_with_tables_in_memory_equals_mapped_and_no_tables() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let o = giuthi(&[
-        "tb",
-        "gen",
-        "--game",
-        "kalah",
-        "--pits",
-        "4",
-        "--max-seeds",
-        "8",
-        "--out",
-        d,
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{o:?}");
+    gen_kalah(d, "4", "8");
     let pos = "kalah 2,3,1,2/3,0,2,1 S 3,4";
     let solve = |extra: &[&str]| {
         let mut args = vec!["solve", pos, "--json", "--threads", "1", "--analyze"];
