@@ -115,10 +115,11 @@ pub struct SearchArgs {
     pub tb: Option<PathBuf>,
     /// Copy the --tb tables into memory on huge pages before the search, instead of
     /// probing them where their files are mapped: for long searches. It costs their size
-    /// in memory and, for 3.7 GB of tables, 4 to 10 s at the start, and it saved 8 to 14%
-    /// of the time of a 6-minute solve (Kalah(6,5), docs/performance.md, Session 17).
-    /// Refused with a note (the tables stay mapped) when they and the --hash table do not
-    /// fit in three quarters of the memory available; ignored with --movetime.
+    /// in memory and, for 3.7 GB of tables, 4 to 10 s at the start, and it saved 8% of the
+    /// time of a 6-minute solve (Kalah(6,5), docs/performance.md, Session 17). Refused
+    /// with a note (the tables stay mapped) when they and the transposition table do not
+    /// fit in three quarters of the memory available; analyze and bestmove ignore it with
+    /// --movetime. Huge pages where the kernel grants them (madvise).
     #[arg(long, requires = "tb")]
     pub tb_memory: bool,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about
@@ -179,6 +180,7 @@ impl SearchArgs {
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
             tb_memory: self.tb_memory,
+            table_mb: None,
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
             retro_states: self.retro_states.unwrap_or_else(default_retro_states),
@@ -207,6 +209,9 @@ pub(super) struct Common {
     pub tb: Option<PathBuf>,
     /// `--tb-memory`: copy the tables into memory on huge pages where they fit.
     pub tb_memory: bool,
+    /// The transposition table's megabytes when it is not `hash_mb`'s (a checkpoint's
+    /// table resumed), for the `--tb-memory` check.
+    pub table_mb: Option<usize>,
     /// `--max-ply`.
     pub max_ply: usize,
     /// `--first-cap`.
@@ -433,17 +438,16 @@ pub(super) fn oracle<R: OracleFor>(
     let load = if c.tb_memory {
         let bytes = rules.tables_bytes(dir);
         let avail = available_memory();
-        let load = tb_load(bytes, c.hash_mb, avail);
+        let table_mb = c.table_mb.unwrap_or(c.hash_mb);
+        let load = tb_load(bytes, table_mb, avail);
         if load == Load::Map {
+            let mb = |b: u64| format!("{:.1} MB", b as f64 / (1u64 << 20) as f64);
             eprintln!(
-                "note: --tb-memory: the tables ({:.1} GB) and the {} MB --hash table do not \
-                 fit in three quarters of the memory available ({}); the tables stay mapped",
-                bytes as f64 / 1e9,
-                c.hash_mb,
-                avail.map_or("unknown".to_string(), |a| format!(
-                    "{:.1} GB",
-                    a as f64 / 1e9
-                ))
+                "note: --tb-memory: the tables ({}) and the {table_mb} MB transposition table \
+                 do not fit in three quarters of the memory available ({}); the tables stay \
+                 mapped",
+                mb(bytes),
+                avail.map_or("unknown".to_string(), mb)
             );
         }
         load
@@ -1197,7 +1201,9 @@ fn solve_checkpointed<R: OracleFor>(
         } else {
             table
         };
-        // The file's table replaces the one make_solver allocates: keep that one small.
+        // The file's table replaces the one make_solver allocates: keep that one small
+        // (and let --tb-memory count the file's table, not that one).
+        c.table_mb = Some((table.size_bytes() >> 20) as usize);
         c.hash_mb = 1;
         let p = prior.progress;
         let ranges = BoundRanges { lo: p.lo, hi: p.hi };
