@@ -369,10 +369,6 @@ pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A solver for the rules of `pos` with the shared stop flag and the `--tb` oracle.
-///
-/// # Errors
-///
 /// A usage error for a position the exact solver cannot take: a Kiothi opening
 /// redistribution is due (K3).
 fn refuse_opening<R: Rules>(pos: &Position<R>) -> anyhow::Result<()> {
@@ -385,6 +381,12 @@ fn refuse_opening<R: Rules>(pos: &Position<R>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A solver for the rules of `pos` with the shared stop flag and the `--tb` oracle.
+///
+/// # Errors
+///
+/// [`refuse_opening`]'s usage error, a usage error for a `--hash` table that cannot be
+/// allocated, and [`oracle`]'s errors.
 pub(super) fn make_solver<R: OracleFor>(
     pos: &Position<R>,
     c: &Common,
