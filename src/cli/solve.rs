@@ -115,8 +115,9 @@ pub struct SearchArgs {
     pub tb: Option<PathBuf>,
     /// Copy the --tb tables into memory on huge pages before the search, instead of
     /// probing them where their files are mapped: for long searches. It costs their size
-    /// in memory and, for 3.7 GB of tables, 4 to 10 s at the start, and it saved 8% of the
-    /// time of a 6-minute solve (Kalah(6,5), docs/performance.md, Session 17). Refused
+    /// in memory (half for Kalah, whose copy keeps one byte a position) and seconds at the
+    /// start (Kalah's 3.7 GB of tables: 2 s), and it saves 5 to 14% of the time of a
+    /// 6-minute solve (Kalah(6,5), docs/performance.md, Sessions 17 and 18). Refused
     /// with a note (the tables stay mapped) when they and the transposition table do not
     /// fit in three quarters of the memory available; analyze and bestmove ignore it with
     /// --movetime. Huge pages where the kernel grants them (madvise).
@@ -247,8 +248,8 @@ pub(super) trait OracleFor: Rules {
     fn open_oracle(&self, dir: &Path, load: Load) -> anyhow::Result<Arc<dyn EndgameOracle<Self>>>;
     /// What tells the tables of two rules apart: game, variant and board.
     fn tables_key(&self) -> String;
-    /// The bytes of the consecutive layers `0, 1, 2, ...` of these rules in `dir` (0
-    /// where there are none).
+    /// The bytes a copy ([`Load::Memory`]) of the consecutive layers `0, 1, 2, ...` of
+    /// these rules in `dir` takes: at most their files' size (0 where there are none).
     fn tables_bytes(&self, dir: &Path) -> u64;
 }
 
@@ -307,8 +308,10 @@ impl OracleFor for Kalah {
             .with_context(|| format!("--tb {}", dir.display()))?;
         Ok(Arc::new(set))
     }
+    /// Half the files: Kalah cannot repeat, so every entry is exact (V2) and the copy is
+    /// narrow, one byte a position ([`Load::Memory`]).
     fn tables_bytes(&self, dir: &Path) -> u64 {
-        layer_bytes(self, dir)
+        layer_bytes(self, dir) / 2
     }
     fn tables_key(&self) -> String {
         self.file_stem()

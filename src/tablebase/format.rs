@@ -351,8 +351,11 @@ pub enum Load {
     /// memory is the page cache's, shared with every other run.
     #[default]
     Map,
-    /// Copied into anonymous memory advised onto transparent huge pages: the file's size
-    /// in memory of this process, and one read of the file at open.
+    /// Copied into anonymous memory advised onto transparent huge pages: one read of the
+    /// file at open, and the file's size in memory of this process, or half of it where
+    /// every entry of the layer is exact and finite (`lo == hi`: every layer of a game
+    /// that cannot repeat, such as Kalah), which keeps one byte a position (the *narrow*
+    /// copy: half the memory to reach, half the translations).
     Memory,
 }
 
@@ -364,7 +367,12 @@ pub struct LayerFile {
     pub path: PathBuf,
     /// Its header.
     pub header: Header,
+    /// The file mapped, or ([`Load::Memory`] with some entry not exact) its copy.
     map: memmap2::Mmap,
+    /// [`Load::Memory`] where every entry is exact and finite: entry `r`'s value as the
+    /// `i8` at `r` (see [`Load::Memory`]); `map` is then the file mapped, for
+    /// [`LayerFile::entry_bytes`].
+    narrow: Option<memmap2::Mmap>,
 }
 
 impl LayerFile {
@@ -388,7 +396,7 @@ impl LayerFile {
     pub fn open_loaded(path: &Path, verify: bool, load: Load) -> Result<LayerFile, TbError> {
         let file = File::open(path).map_err(|e| io_err(path, e))?;
         let len = file.metadata().map_err(|e| io_err(path, e))?.len();
-        let map = map_file(&file, len, load).map_err(|e| io_err(path, e))?;
+        let map = map_file(&file, len, Load::Map).map_err(|e| io_err(path, e))?;
         let header = Header::parse(&map, path)?;
         let expected = (HEADER_LEN as u64).saturating_add(header.count.saturating_mul(2));
         if len != expected {
@@ -398,17 +406,41 @@ impl LayerFile {
                 found: len,
             });
         }
-        let lf = LayerFile {
+        let mut lf = LayerFile {
             path: path.to_path_buf(),
             header,
             map,
+            narrow: None,
         };
-        if verify && checksum(lf.entry_bytes()) != header.checksum {
+        let mut verified = false;
+        if load == Load::Memory {
+            // The narrow copy, checksummed as it is made; a layer with an entry that is
+            // not exact is copied whole instead.
+            match narrow_copy(lf.entry_bytes()).map_err(|e| io_err(path, e))? {
+                Some((narrow, sum)) => {
+                    if verify && sum != header.checksum {
+                        return Err(TbError::ChecksumMismatch {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                    verified = true;
+                    lf.narrow = Some(narrow);
+                }
+                None => lf.map = map_file(&file, len, load).map_err(|e| io_err(path, e))?,
+            }
+        }
+        if verify && !verified && checksum(lf.entry_bytes()) != header.checksum {
             return Err(TbError::ChecksumMismatch {
                 path: path.to_path_buf(),
             });
         }
         Ok(lf)
+    }
+
+    /// Whether the entries are held one byte a position ([`Load::Memory`] of a layer whose
+    /// every entry is exact and finite).
+    pub fn is_narrow(&self) -> bool {
+        self.narrow.is_some()
     }
 
     /// The raw entry bytes.
@@ -423,14 +455,17 @@ impl LayerFile {
     pub fn prefetch(&self, r: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let i = HEADER_LEN + 2 * r as usize;
-            if i < self.map.len() {
+            let (bytes, i) = match &self.narrow {
+                Some(n) => (n, r as usize),
+                None => (&self.map, HEADER_LEN + 2 * r as usize),
+            };
+            if i < bytes.len() {
                 // SAFETY: a prefetch is a hint that never faults nor changes memory; the
                 // address is inside the mapping anyway.
                 #[allow(unsafe_code)]
                 unsafe {
                     std::arch::x86_64::_mm_prefetch(
-                        self.map.as_ptr().add(i).cast::<i8>(),
+                        bytes.as_ptr().add(i).cast::<i8>(),
                         std::arch::x86_64::_MM_HINT_T0,
                     );
                 }
@@ -447,6 +482,10 @@ impl LayerFile {
     /// If `r >= count`.
     #[inline]
     pub fn get(&self, r: u64) -> Bounds {
+        if let Some(n) = &self.narrow {
+            let v = crate::value::Score::from(n[r as usize] as i8);
+            return Bounds { lo: v, hi: v };
+        }
         let i = HEADER_LEN + 2 * r as usize;
         decode(u16::from_le_bytes([self.map[i], self.map[i + 1]]))
     }
@@ -455,6 +494,44 @@ impl LayerFile {
     pub fn checksum_ok(&self) -> bool {
         checksum(self.entry_bytes()) == self.header.checksum
     }
+}
+
+/// Anonymous memory of `len` bytes (at least one), advised onto transparent huge pages
+/// where the kernel has them (the advice is only a hint: refused, the memory is on 4 KB
+/// pages).
+fn huge_anon(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let anon = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
+    #[cfg(target_os = "linux")]
+    let _ = anon.advise(memmap2::Advice::HugePage);
+    Ok(anon)
+}
+
+/// The narrow copy of a layer's entry bytes (two a position, encoding 1): one `i8` a
+/// position, the value, with the checksum of the bytes read; `None` (at the first such
+/// entry) when some entry is not exact (`lo != hi`) or not finite.
+///
+/// # Errors
+///
+/// When the memory cannot be had.
+fn narrow_copy(entries: &[u8]) -> std::io::Result<Option<(memmap2::Mmap, u64)>> {
+    let mut narrow = huge_anon(entries.len() / 2)?;
+    let mut sum = crate::checksum::Checksum::new();
+    // In pieces of 1 MB: each is read once for the checksum and once for the copy while
+    // it is still in the cache.
+    const PIECE: usize = 1 << 20;
+    for (k, piece) in entries.chunks(PIECE).enumerate() {
+        sum.update(piece);
+        let out = &mut narrow[k * PIECE / 2..][..piece.len() / 2];
+        for (o, e) in out.iter_mut().zip(piece.chunks_exact(2)) {
+            let (lo, hi) = (e[0], e[1]);
+            // -128 and 127 encode the infinities (enc8).
+            if lo != hi || lo == 0x80 || lo == 0x7f {
+                return Ok(None);
+            }
+            *o = lo;
+        }
+    }
+    Ok(Some((narrow.make_read_only()?, sum.finish())))
 }
 
 /// Maps a whole file read-only, or copies it into memory ([`Load`]).
@@ -477,9 +554,7 @@ fn map_file(file: &File, len: u64, load: Load) -> std::io::Result<memmap2::Mmap>
     if load == Load::Memory {
         // A copy in anonymous memory, advised onto transparent huge pages where the
         // kernel has them (the advice is only a hint: refused, the copy is on 4 KB pages).
-        let mut anon = memmap2::MmapOptions::new().len(len as usize).map_anon()?;
-        #[cfg(target_os = "linux")]
-        let _ = anon.advise(memmap2::Advice::HugePage);
+        let mut anon = huge_anon(len as usize)?;
         let mut f = file;
         std::io::Read::read_exact(&mut f, &mut anon[..])?;
         return anon.make_read_only();

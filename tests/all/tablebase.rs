@@ -820,11 +820,15 @@ fn kalah_one_pass_stopped_restarts_to_the_same_entries() {
 #[test]
 fn v2_tables_copied_into_memory_equal_mapped_tables() {
     use giuthi::tablebase::Load;
+    // Kalah (no repetition, V2: lo == hi everywhere): every layer narrow, one byte a
+    // position.
     let k = Kalah::new(3).unwrap();
     let dir = gen(&k, 9, 2, false);
     let mapped = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), Load::Map).unwrap();
     let copied = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), Load::Memory).unwrap();
     assert_eq!(copied.max_seeds(), 9);
+    assert!(copied.layers().iter().all(|l| l.is_narrow()));
+    assert!(!mapped.layers().iter().any(|l| l.is_narrow()));
     let t = naive_table(&k, 9);
     for s in 0..=9 {
         for st in layer_states(&k, s) {
@@ -832,12 +836,38 @@ fn v2_tables_copied_into_memory_equal_mapped_tables() {
             assert_eq!(copied.probe(&st), mapped.probe(&st), "{st:?}");
         }
     }
-    flip_last_byte(&layer_path(&k, dir.path(), 9), 1);
-    for load in [Load::Map, Load::Memory] {
-        let e = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), load).unwrap_err();
-        assert!(
-            matches!(e, TbError::ChecksumMismatch { .. }),
-            "{load:?}: {e}"
-        );
+    // A corrupt entry that is still exact (both bytes changed alike) is caught by the
+    // narrow copy's checksum; one that is not (one byte) by the whole copy's.
+    let path = layer_path(&k, dir.path(), 9);
+    let good = std::fs::read(&path).unwrap();
+    for corrupt in [[1u8, 1], [0, 1]] {
+        let mut bytes = good.clone();
+        let last = bytes.len() - 2;
+        bytes[last] ^= corrupt[0];
+        bytes[last + 1] ^= corrupt[1];
+        std::fs::write(&path, &bytes).unwrap();
+        for load in [Load::Map, Load::Memory] {
+            let e = TablebaseSet::open_complete_loaded(dir.path(), k.clone(), load).unwrap_err();
+            assert!(
+                matches!(e, TbError::ChecksumMismatch { .. }),
+                "{corrupt:?} {load:?}: {e}"
+            );
+        }
+    }
+    // Giuthi (repetitions: lo < hi somewhere, G10): such layers are copied whole, the
+    // others narrow, and every entry is the mapped one.
+    let g = Giuthi::new(3, Variant::default()).unwrap();
+    let dir = gen(&g, 8, 2, true);
+    let mapped = TablebaseSet::open_complete_loaded(dir.path(), g.clone(), Load::Map).unwrap();
+    let copied = TablebaseSet::open_complete_loaded(dir.path(), g.clone(), Load::Memory).unwrap();
+    let narrow: Vec<bool> = copied.layers().iter().map(|l| l.is_narrow()).collect();
+    assert!(
+        narrow.contains(&true) && narrow.contains(&false),
+        "{narrow:?}"
+    );
+    for s in 0..=8 {
+        for st in layer_states(&g, s) {
+            assert_eq!(copied.probe(&st), mapped.probe(&st), "{st:?}");
+        }
     }
 }
