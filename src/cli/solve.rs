@@ -116,8 +116,9 @@ pub struct SearchArgs {
     /// Copy the --tb tables into memory on huge pages before the search, instead of
     /// probing them where their files are mapped: for long searches. It costs their size
     /// in memory (half for Kalah, whose copy keeps one byte a position) and seconds at the
-    /// start (Kalah's 3.7 GB of tables: 2 s), and it saves 5 to 14% of the time of a
-    /// 6-minute solve (Kalah(6,5), docs/performance.md, Sessions 17 and 18). Refused
+    /// start (Kalah's 3.7 GB of tables: 2 s on an idle machine, up to 9 s where memory is
+    /// short), and it saved 8% of the time of a 6-minute solve, and 1 to 6% more with the
+    /// one-byte copy (Kalah(6,5), docs/performance.md, Sessions 17 and 18). Refused
     /// with a note (the tables stay mapped) when they and the transposition table do not
     /// fit in three quarters of the memory available; analyze and bestmove ignore it with
     /// --movetime. Huge pages where the kernel grants them (madvise).
