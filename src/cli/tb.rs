@@ -630,8 +630,9 @@ fn gap_message<R: TbGame>(set: &TablebaseSet<R>, dir: &Path, label: &str) -> Opt
     let stranded = set.stranded_layers(dir);
     let (first, last) = (stranded.first()?, stranded.last()?);
     Some(format!(
-        "{label}: layer {} is missing, so layers {first}..={last} cannot be used",
+        "{label}: layer {} is missing, so {} cannot be used",
         set.max_seeds() + 1,
+        giuthi::tablebase::layer_span(*first, *last),
     ))
 }
 

@@ -112,7 +112,7 @@ pub enum TbError {
         path: PathBuf,
     },
     /// A layer is missing below layers that are present: those could not be used.
-    #[error("layer {seeds} is missing ({}), so layers {}..={top} cannot be used (make it with giuthi tb gen)", path.display(), seeds + 1)]
+    #[error("layer {seeds} is missing ({}), so {} cannot be used (make it with giuthi tb gen)", path.display(), layer_span(seeds + 1, *top))]
     LayerGap {
         /// The missing layer.
         seeds: u32,
@@ -732,5 +732,23 @@ impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
     /// Every layer `0..=max_seeds` is loaded.
     fn covers_up_to(&self) -> Option<u32> {
         Some(self.max_seeds())
+    }
+}
+
+/// Layers `first` to `last` in words, for messages (a missing layer's
+/// [`TbError::LayerGap`], `tb stats`, `tb verify`).
+///
+/// # Examples
+///
+/// ```
+/// use giuthi::tablebase::layer_span;
+/// assert_eq!(layer_span(12, 12), "layer 12");
+/// assert_eq!(layer_span(4, 6), "layers 4 to 6");
+/// ```
+pub fn layer_span(first: u32, last: u32) -> String {
+    if first == last {
+        format!("layer {first}")
+    } else {
+        format!("layers {first} to {last}")
     }
 }

@@ -247,7 +247,7 @@ fn a_missing_middle_layer_is_refused_not_skipped() {
     let out = giuthi(&["tb", "verify", d]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("layer 3 is missing, so layers 4..=6 cannot be used"),
+        stdout(&out).contains("layer 3 is missing, so layers 4 to 6 cannot be used"),
         "{}",
         stdout(&out)
     );
@@ -255,7 +255,7 @@ fn a_missing_middle_layer_is_refused_not_skipped() {
     // 0..=2 without a word (a fresh-user find).
     let out = giuthi(&["tb", "stats", d]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert!(stderr(&out).contains("layer 3 is missing, so layers 4..=6 cannot be used"));
+    assert!(stderr(&out).contains("layer 3 is missing, so layers 4 to 6 cannot be used"));
     let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
     for args in [
         &["tb", "probe", d, pos][..],
@@ -265,7 +265,7 @@ fn a_missing_middle_layer_is_refused_not_skipped() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
         let err = stderr(&out);
         assert!(err.contains("layer 3 is missing"), "{err}");
-        assert!(err.contains("layers 4..=6 cannot be used"), "{err}");
+        assert!(err.contains("layers 4 to 6 cannot be used"), "{err}");
         assert!(err.contains("giuthi-n4-s003.tb"), "{err}");
     }
 }
