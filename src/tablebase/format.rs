@@ -395,7 +395,17 @@ impl LayerFile {
     /// memory for the copy cannot be had.
     pub fn open_loaded(path: &Path, verify: bool, load: Load) -> Result<LayerFile, TbError> {
         let file = File::open(path).map_err(|e| io_err(path, e))?;
-        let len = file.metadata().map_err(|e| io_err(path, e))?.len();
+        let meta = file.metadata().map_err(|e| io_err(path, e))?;
+        if !meta.is_file() {
+            // A folder (or a device) where a layer file belongs: say so, not "No such
+            // device" from the mapping.
+            let e = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a tablebase file (a folder or another kind of file, not a regular file)",
+            );
+            return Err(io_err(path, e));
+        }
+        let len = meta.len();
         let map = map_file(&file, len, Load::Map).map_err(|e| io_err(path, e))?;
         let header = Header::parse(&map, path)?;
         let expected = (HEADER_LEN as u64).saturating_add(header.count.saturating_mul(2));

@@ -270,6 +270,30 @@ fn a_missing_middle_layer_is_refused_not_skipped() {
     }
 }
 
+/// A folder where a layer file belongs is named as such (it used to give "No such
+/// device (os error 19)" from the mapping: a fresh-user find, sessions 16 and 18).
+#[test]
+fn a_folder_in_place_of_a_layer_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let layer = dir.path().join("giuthi-n4-s006.tb");
+    std::fs::remove_file(&layer).unwrap();
+    std::fs::create_dir(&layer).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    for args in [
+        &["tb", "probe", d, pos][..],
+        &["solve", pos, "--tb", d, "--threads", "1"][..],
+    ] {
+        let out = giuthi(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let err = stderr(&out);
+        assert!(err.contains("giuthi-n4-s006.tb"), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+        assert!(!err.contains("os error"), "{err}");
+    }
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
