@@ -174,8 +174,14 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
         // A search with a deadline touches a small part of a large table: 4 KB pages,
         // each cleared as it is first touched, not 2 MB ones.
         c.huge_pages = false;
-        // Likewise the --tb tables stay mapped (--tb-memory is ignored): a copy would spend
-        // the user's time reading tables the search touches little of.
+        // Likewise the --tb tables stay mapped (--tb-memory is ignored, with a note): a
+        // copy would spend the user's time reading tables the search touches little of.
+        if c.tb_memory {
+            eprintln!(
+                "note: --tb-memory is ignored with --movetime: the tables stay mapped (a \
+                 copy would spend the time given reading tables the search touches little of)"
+            );
+        }
         c.tb_memory = false;
         // A --hash given is cut too: a table larger than the share fills only costs its
         // page clearing (one 4 KB page at nearly every probe), which on a loaded machine

@@ -121,7 +121,7 @@ pub struct SearchArgs {
     /// one-byte copy (Kalah(6,5), docs/performance.md, Sessions 17 and 18). Refused
     /// with a note (the tables stay mapped) when they and the transposition table do not
     /// fit in three quarters of the memory available; analyze and bestmove ignore it with
-    /// --movetime. Huge pages where the kernel grants them (madvise).
+    /// --movetime, with a note. Huge pages where the kernel grants them (madvise).
     #[arg(long, requires = "tb")]
     pub tb_memory: bool,
     /// The deepest path the search follows, in plies, 1 to 2^26 (default 2^21, about

@@ -813,3 +813,30 @@ fn r4_solve_with_tables_in_memory_equals_mapped_and_no_tables() {
     let err = usage_error(&["solve", pos, "--tb-memory"]);
     assert!(err.contains("--tb-memory") && err.contains("--tb"), "{err}");
 }
+
+/// `--tb-memory` with `--movetime` (analyze, bestmove): the tables stay mapped, and a note
+/// says so (it used to be dropped without a word: left alone in session 18).
+#[test]
+fn tb_memory_with_movetime_is_ignored_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let d = dir.path().to_str().unwrap();
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    for cmd in ["bestmove", "analyze"] {
+        let args = [cmd, pos, "--tb", d, "--threads", "1", "--quiet"];
+        let mut timed = args.to_vec();
+        timed.extend_from_slice(&["--movetime", "0.5", "--tb-memory"]);
+        let out = giuthi(&timed);
+        assert!(out.status.success(), "{out:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("--tb-memory is ignored with --movetime"),
+            "{cmd}: {err}"
+        );
+        let mut untimed = args.to_vec();
+        untimed.push("--tb-memory");
+        let out = giuthi(&untimed);
+        assert!(out.status.success(), "{out:?}");
+        assert!(!stderr(&out).contains("ignored"), "{cmd}: {}", stderr(&out));
+    }
+}
