@@ -256,18 +256,28 @@ fn a_missing_middle_layer_is_refused_not_skipped() {
     let out = giuthi(&["tb", "stats", d]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(stderr(&out).contains("layer 3 is missing, so layers 4 to 6 cannot be used"));
-    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
-    for args in [
-        &["tb", "probe", d, pos][..],
-        &["solve", pos, "--tb", d, "--threads", "1"][..],
-    ] {
-        let out = giuthi(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
-        let err = stderr(&out);
+    for err in probe_and_solve_errors(d) {
         assert!(err.contains("layer 3 is missing"), "{err}");
         assert!(err.contains("layers 4 to 6 cannot be used"), "{err}");
         assert!(err.contains("giuthi-n4-s003.tb"), "{err}");
     }
+}
+
+/// The messages of `tb probe` and `solve --tb` on the tables in `d`, each of which must
+/// fail with exit code 1.
+fn probe_and_solve_errors(d: &str) -> Vec<String> {
+    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
+    [
+        &["tb", "probe", d, pos][..],
+        &["solve", pos, "--tb", d, "--threads", "1"][..],
+    ]
+    .iter()
+    .map(|args| {
+        let out = giuthi(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        stderr(&out)
+    })
+    .collect()
 }
 
 /// A folder where a layer file belongs is named as such (it used to give "No such
@@ -280,14 +290,7 @@ fn a_folder_in_place_of_a_layer_is_named() {
     std::fs::remove_file(&layer).unwrap();
     std::fs::create_dir(&layer).unwrap();
     let d = dir.path().to_str().unwrap();
-    let pos = "giuthi 1,0,0,0/1,3,0,0 S 0,2";
-    for args in [
-        &["tb", "probe", d, pos][..],
-        &["solve", pos, "--tb", d, "--threads", "1"][..],
-    ] {
-        let out = giuthi(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
-        let err = stderr(&out);
+    for err in probe_and_solve_errors(d) {
         assert!(err.contains("giuthi-n4-s006.tb"), "{err}");
         assert!(err.contains("not a regular file"), "{err}");
         assert!(!err.contains("os error"), "{err}");
