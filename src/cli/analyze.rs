@@ -20,7 +20,10 @@ use giuthi::{with_position, Position};
     move's heuristic evaluation, the estimated final margin in seeds, marked `eval` \
     (JSON: \"exact\": false, and \"eval\" instead of \"margin\" in each move). A Kiothi lift \
     still being sown when the time ran out (K11: legal or endless, not known which) is not \
-    listed; a note says how many (JSON: \"undecided\": N, and \"exact\": false).")]
+    listed; a note says how many (JSON: \"undecided\": N, and \"exact\": false).\n\n\
+    Exit codes: 0 analysed; 1 a failure (such as a corrupt --tb table); 2 a usage error; 3 \
+    stopped because a path deeper than --max-ply was needed; 130 stopped by Ctrl-C (the \
+    values found so far are still printed).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,

@@ -31,8 +31,9 @@ use std::time::Instant;
     (heuristic depth, null when exact),\"pv\",\"nodes\",\"seconds\"}, and \"undecided\": N when \
     the time ran out with N Kiothi lifts still being sown (K11: each legal or endless; the \
     move answered is always a fully sown legal one, docs/anytime.md).\n\n\
-    Exit codes: 0 answered; 2 a usage error; 130 stopped by Ctrl-C (the best move found so \
-    far is still printed).")]
+    Exit codes: 0 answered; 1 a failure (such as a corrupt --tb table); 2 a usage error; 3 \
+    stopped because a path deeper than --max-ply was needed; 130 stopped by Ctrl-C (the best \
+    move found so far is still printed).")]
 pub struct Args {
     /// A position (or a file whose first position line is used).
     pub position: String,

@@ -101,9 +101,9 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384 (default 64; with --movetime
-    /// sized to the time). With --movetime a larger size given is cut to what the time
-    /// can fill, with a note (docs/anytime.md).
+    /// Transposition table size in megabytes, 1 to 16384 (default 64). Analyze and
+    /// bestmove with --movetime size it to the time, and cut a larger size given to what
+    /// the time can fill, with a note (docs/anytime.md).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.

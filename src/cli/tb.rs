@@ -452,9 +452,9 @@ fn probe_generic<R: TbGame + 'static>(a: &ProbeArgs, pos: &Position<R>) -> anyho
     // board is above.
     let no_layer = || {
         usage(format!(
-            "the position has {seeds} seeds on the board; {} holds layers 0..={} only",
+            "the position has {seeds} seeds on the board; {} holds {} only",
             a.dir.display(),
-            set.max_seeds()
+            giuthi::tablebase::layer_span(0, set.max_seeds())
         ))
     };
     let status = Status::default();

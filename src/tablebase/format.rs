@@ -269,6 +269,16 @@ fn io_err(path: &Path, source: std::io::Error) -> TbError {
     }
 }
 
+/// The error for a folder (or a device) where a layer file belongs: it says so, where
+/// the mapping or a read would say "No such device" or "Is a directory".
+pub(crate) fn not_a_file(path: &Path) -> TbError {
+    let e = std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a tablebase file (a folder or another kind of file, not a regular file)",
+    );
+    io_err(path, e)
+}
+
 /// The temporary name a layer is written under before it is renamed into place:
 /// `FILE.tmp.<pid>` ([`crate::fsutil::temp_path`]).
 pub fn temp_path(path: &Path) -> PathBuf {
@@ -397,13 +407,7 @@ impl LayerFile {
         let file = File::open(path).map_err(|e| io_err(path, e))?;
         let meta = file.metadata().map_err(|e| io_err(path, e))?;
         if !meta.is_file() {
-            // A folder (or a device) where a layer file belongs: say so, not "No such
-            // device" from the mapping.
-            let e = std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "not a tablebase file (a folder or another kind of file, not a regular file)",
-            );
-            return Err(io_err(path, e));
+            return Err(not_a_file(path));
         }
         let len = meta.len();
         let map = map_file(&file, len, Load::Map).map_err(|e| io_err(path, e))?;

@@ -46,6 +46,10 @@ pub fn scan_dir(dir: &Path) -> Result<(BTreeSet<(u8, u8, u8)>, Vec<TbError>), Tb
         .collect();
     paths.sort();
     for p in paths {
+        if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
+            bad.push(super::format::not_a_file(&p));
+            continue;
+        }
         let mut buf = [0u8; HEADER_LEN];
         let read = std::fs::File::open(&p).and_then(|mut f| {
             let mut got = 0;

@@ -87,12 +87,13 @@ pub enum TbError {
         /// What differs.
         what: String,
     },
-    /// The file's size does not match its header.
-    #[error("{}: truncated or padded: {found} bytes, expected {expected}", path.display())]
+    /// The file's size does not match its header (or the file is shorter than a header).
+    #[error("{}: truncated or padded: {found} bytes, expected {}", path.display(), expected_size(*expected))]
     Truncated {
         /// The file.
         path: PathBuf,
-        /// Bytes expected from the header.
+        /// Bytes expected from the header ([`format::HEADER_LEN`] where not even a header
+        /// was there).
         expected: u64,
         /// Bytes found.
         found: u64,
@@ -668,7 +669,24 @@ impl<R: TbGame> TablebaseSet<R> {
         rules: R,
         load: Load,
     ) -> Result<TablebaseSet<R>, TbError> {
-        let set = Self::open_all_loaded(dir, rules, load)?;
+        // Layer 0 missing where later layers are present is a gap like any other, not
+        // "no tables" (a fresh-user find, session 19).
+        let set = match Self::open_all_loaded(dir, rules.clone(), load) {
+            Err(TbError::MissingLayer { seeds: 0, path }) => {
+                let top = (1..=format::MAX_ENCODABLE_SEEDS)
+                    .rev()
+                    .find(|&s| layer_path(&rules, dir, s).exists());
+                return Err(match top {
+                    Some(top) => TbError::LayerGap {
+                        seeds: 0,
+                        top,
+                        path,
+                    },
+                    None => TbError::MissingLayer { seeds: 0, path },
+                });
+            }
+            r => r?,
+        };
         match set.stranded_layers(dir).last() {
             Some(&top) => Err(TbError::LayerGap {
                 seeds: set.max_seeds() + 1,
@@ -732,6 +750,16 @@ impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
     /// Every layer `0..=max_seeds` is loaded.
     fn covers_up_to(&self) -> Option<u32> {
         Some(self.max_seeds())
+    }
+}
+
+/// The size a [`TbError::Truncated`] expected, in words: a file shorter than the header
+/// was expected to hold at least the header.
+fn expected_size(expected: u64) -> String {
+    if expected == format::HEADER_LEN as u64 {
+        format!("at least {expected} (the header)")
+    } else {
+        expected.to_string()
     }
 }
 

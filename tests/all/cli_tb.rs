@@ -102,7 +102,7 @@ fn tb_probe_text_and_errors() {
     // below), naming the folder and the layers it holds.
     let o = giuthi(&["tb", "probe", d, "giuthi 4,0,0,0/0,0,0,4 S 0,0"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("layers 0..=6"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds layers 0 to 6 only"));
     // Another board size: no tables at all for it, a usage error as with `solve --tb`
     // and `tb stats` on a folder without tables (exit 2), naming the file looked for.
     let o = giuthi(&["tb", "probe", d, "giuthi 0,1,0/0,1,0 S 0,0"]);
@@ -290,10 +290,35 @@ fn a_folder_in_place_of_a_layer_is_named() {
     std::fs::remove_file(&layer).unwrap();
     std::fs::create_dir(&layer).unwrap();
     let d = dir.path().to_str().unwrap();
-    for err in probe_and_solve_errors(d) {
+    let mut errs = probe_and_solve_errors(d);
+    // `tb stats` and `tb verify` say the same, once (they read the folder's headers
+    // themselves: "Is a directory (os error 21)" and a second message before).
+    for cmd in ["stats", "verify"] {
+        let out = giuthi(&["tb", cmd, d]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {out:?}");
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(all.matches("giuthi-n4-s006.tb").count(), 1, "{cmd}: {all}");
+        errs.push(all);
+    }
+    for err in errs {
         assert!(err.contains("giuthi-n4-s006.tb"), "{err}");
         assert!(err.contains("not a regular file"), "{err}");
         assert!(!err.contains("os error"), "{err}");
+    }
+}
+
+/// Layer 0 missing where later layers are present is a gap like a missing middle layer
+/// (exit 1, the layers it strands named), not "no tables" (a usage error): a fresh-user
+/// find, session 19.
+#[test]
+fn a_missing_layer_zero_is_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    std::fs::remove_file(dir.path().join("giuthi-n4-s000.tb")).unwrap();
+    for err in probe_and_solve_errors(dir.path().to_str().unwrap()) {
+        assert!(err.contains("layer 0 is missing"), "{err}");
+        assert!(err.contains("layers 1 to 6 cannot be used"), "{err}");
+        assert!(!err.contains("no tables"), "{err}");
     }
 }
 
