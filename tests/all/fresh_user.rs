@@ -730,7 +730,7 @@ fn tb_probe_past_the_tables_is_exit_2() {
         "giuthi 2,2,2/2,2,2 S 0,0",
     ]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
-    assert!(stderr(&o).contains("layers 0..=2"), "{o:?}");
+    assert!(stderr(&o).contains("holds layers 0 to 2 only"), "{o:?}");
 }
 
 /// `match`'s engine spec writes weights with '/', and its error quotes them so.
