@@ -88,7 +88,7 @@ pub enum TbError {
         what: String,
     },
     /// The file's size does not match its header (or the file is shorter than a header).
-    #[error("{}: truncated or padded: {found} bytes, expected {}", path.display(), expected_size(*expected))]
+    #[error("{}: truncated or padded: {found} bytes, expected {}", path.display(), expected_size(*expected, *found))]
     Truncated {
         /// The file.
         path: PathBuf,
@@ -673,10 +673,7 @@ impl<R: TbGame> TablebaseSet<R> {
         // "no tables" (a fresh-user find, session 19).
         let set = match Self::open_all_loaded(dir, rules.clone(), load) {
             Err(TbError::MissingLayer { seeds: 0, path }) => {
-                let top = (1..=format::MAX_ENCODABLE_SEEDS)
-                    .rev()
-                    .find(|&s| layer_path(&rules, dir, s).exists());
-                return Err(match top {
+                return Err(match present_layers(&rules, dir, 1).last().copied() {
                     Some(top) => TbError::LayerGap {
                         seeds: 0,
                         top,
@@ -699,9 +696,7 @@ impl<R: TbGame> TablebaseSet<R> {
 
     /// The layers of these rules present in `dir` above a missing one (not loaded).
     pub fn stranded_layers(&self, dir: &Path) -> Vec<u32> {
-        (self.max_seeds() + 1..=format::MAX_ENCODABLE_SEEDS)
-            .filter(|&s| layer_path(&self.rules, dir, s).exists())
-            .collect()
+        present_layers(&self.rules, dir, self.max_seeds() + 1)
     }
 
     /// The rules.
@@ -753,10 +748,18 @@ impl<R: TbGame> EndgameOracle<R> for TablebaseSet<R> {
     }
 }
 
+/// The layers of `rules` from `from` up whose files are present in `dir`, in order.
+fn present_layers<R: TbGame>(rules: &R, dir: &Path, from: u32) -> Vec<u32> {
+    (from..=format::MAX_ENCODABLE_SEEDS)
+        .filter(|&s| layer_path(rules, dir, s).exists())
+        .collect()
+}
+
 /// The size a [`TbError::Truncated`] expected, in words: a file shorter than the header
 /// was expected to hold at least the header.
-fn expected_size(expected: u64) -> String {
-    if expected == format::HEADER_LEN as u64 {
+fn expected_size(expected: u64, found: u64) -> String {
+    let header = format::HEADER_LEN as u64;
+    if expected == header && found < header {
         format!("at least {expected} (the header)")
     } else {
         expected.to_string()

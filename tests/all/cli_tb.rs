@@ -307,6 +307,24 @@ fn a_folder_in_place_of_a_layer_is_named() {
     }
 }
 
+/// A layer file cut inside its header says it expected at least the header, not "expected
+/// 64" as if the whole file were that size (a fresh-user find, session 19).
+#[test]
+fn a_layer_cut_inside_its_header_names_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(gen(dir.path(), &[]).status.success());
+    let layer = dir.path().join("giuthi-n4-s005.tb");
+    let bytes = std::fs::read(&layer).unwrap();
+    std::fs::write(&layer, &bytes[..10]).unwrap();
+    for err in probe_and_solve_errors(dir.path().to_str().unwrap()) {
+        assert!(err.contains("giuthi-n4-s005.tb"), "{err}");
+        assert!(
+            err.contains("10 bytes, expected at least 64 (the header)"),
+            "{err}"
+        );
+    }
+}
+
 /// Layer 0 missing where later layers are present is a gap like a missing middle layer
 /// (exit 1, the layers it strands named), not "no tables" (a usage error): a fresh-user
 /// find, session 19.
