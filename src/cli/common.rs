@@ -126,7 +126,7 @@ pub fn without_bom(text: String) -> String {
 /// largest such table below it (issue 16: `--hash 127` silently gave 64 MB).
 pub fn note_hash_rounding(hash_mb: Option<u32>) {
     if let Some(mb) = hash_mb {
-        let bytes = giuthi::solve::tt::Table::slots_for_mb(mb as usize) * 16;
+        let bytes = giuthi::solve::tt::Table::bytes_for_mb(mb as usize) as usize;
         if bytes != (mb as usize) << 20 {
             eprintln!(
                 "note: --hash {mb}: the table uses {} MB (its size is a power of two of \

@@ -101,9 +101,10 @@ pub struct SearchArgs {
     /// Search threads, 1 to 256 (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Transposition table size in megabytes, 1 to 16384 (default 64). Analyze and
-    /// bestmove with --movetime size it to the time, and cut a larger size given to what
-    /// the time can fill, with a note (docs/anytime.md).
+    /// Transposition table size in megabytes, 1 to 16384 (default 64): 16 bytes an entry,
+    /// from 4096 on 8 (twice the entries; docs/solver.md). Analyze and bestmove with
+    /// --movetime size it to the time, and cut a larger size given to what the time can
+    /// fill, with a note (docs/anytime.md).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: Option<u32>,
     /// No progress display.
@@ -1196,11 +1197,13 @@ fn solve_checkpointed<R: OracleFor>(
                 .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
             let n = resized.absorb(&table);
             eprintln!(
-                "checkpoint {}: --hash {}: the {n} entries of the file's table stored into \
-                 a {:.0} MB table in {:.2} s",
+                "checkpoint {}: --hash {}: the {n} entries of the file's table ({} slots) \
+                 stored into a {:.0} MB table of {} slots in {:.2} s",
                 path.display(),
                 c.hash_mb,
+                table.len(),
                 resized.size_bytes() as f64 / (1u64 << 20) as f64,
+                resized.len(),
                 t.elapsed().as_secs_f64()
             );
             resized

@@ -36,8 +36,9 @@
 //!
 //! # Stability
 //!
-//! Format version 1. A reader refuses other versions, a table of another
-//! [`TABLE_FORMAT_VERSION`](crate::solve::tt::TABLE_FORMAT_VERSION), and a file whose key
+//! Format version 1. A reader refuses other versions, a table of a layout other than
+//! [`TABLE_FORMAT_WIDE`](crate::solve::tt::TABLE_FORMAT_WIDE) and
+//! [`TABLE_FORMAT_COMPACT`](crate::solve::tt::TABLE_FORMAT_COMPACT), and a file whose key
 //! fingerprint differs from the one this build computes.
 //!
 //! # Examples
@@ -315,7 +316,7 @@ impl Checkpoint {
     pub fn write(&self, path: &Path, table: &Table) -> Result<Written, CheckpointError> {
         crate::fsutil::remove_stale_temps(path); // left by a killed run (issue 16)
         let tmp = temp_path(path);
-        let table_bytes = Table::saved_bytes(table.len() as u64);
+        let table_bytes = table.saved_bytes();
         let head = self.header_bytes(table_bytes);
         let write = || -> std::io::Result<Written> {
             let file = File::create(&tmp)?;
@@ -487,7 +488,7 @@ impl Checkpoint {
                 source,
             },
         })?;
-        if Table::saved_bytes(table.len() as u64) != table_bytes {
+        if table.saved_bytes() != table_bytes {
             return Err(corrupt(format!(
                 "table section of {table_bytes} bytes holds {} slots",
                 table.len()

@@ -1,10 +1,5 @@
 //! The transposition table: a fixed-size, lock-free table of proven bounds.
 //!
-//! Each slot is two `AtomicU64`: `key ^ data` and `data` (the lockless scheme of Hyatt and
-//! Mann): a torn write (one word from one store, the other from another) fails the key
-//! check and reads as a miss, so no lock is needed and no wrong entry is ever returned for
-//! an exact key.
-//!
 //! An entry holds bounds `lower <= v <= upper` on the *positional* value `v` of a state
 //! (its value when no strict ancestor is in the history, RULES.md V2) for the side to
 //! move, in one of the two repetition games: `bad == true` when a repetition counts as
@@ -12,18 +7,45 @@
 //! counts as plus infinity. Bounds do not carry a depth: every stored bound is exact-depth
 //! (the search always runs to the end of the game).
 //!
-//! # Format
-//!
-//! `data`: bits 0..16 `lower` (as `u16` of an `i16` score), 16..32 `upper`, bit 32 `bad`,
-//! bits 33..41 the index of the best move found (255 = none), bits 41..47 the *work* (about
-//! log2 of the nodes searched to prove the entry), bit 63 set in every entry (so an
-//! all-zero slot is empty).
-//!
 //! # Buckets and replacement
 //!
-//! Slots come in buckets of four (one 64-byte cache line). A store merges into the slot of
-//! the same key and game, else fills an empty slot, else replaces the slot of least work:
-//! entries that were expensive to prove stay.
+//! Slots come in buckets of one 64-byte cache line, the bucket of a key picked by the low
+//! bits of its hash `h` ([`crate::index::mix64`] of the key and the game: a bijection). A
+//! store merges into the slot of the same key and game, else fills an empty slot, else
+//! replaces the slot of least work: entries that were expensive to prove stay.
+//!
+//! # Two layouts
+//!
+//! **Wide** (tables below 4 GiB): four slots a bucket, each two `AtomicU64`: `key ^ data`
+//! and `data` (the lockless scheme of Hyatt and Mann): a torn write (one word from one
+//! store, the other from another) fails the key check and reads as a miss, so no lock is
+//! needed and no wrong entry is ever returned for a key. `data`: bits 0..16 `lower` (as
+//! `u16` of an `i16` score), 16..32 `upper`, bit 32 `bad`, bits 33..41 the index of the
+//! best move found (255 = none), bits 41..47 the *work* (about log2 of the nodes searched
+//! to prove the entry), bit 63 set in every entry (so an all-zero slot is empty).
+//!
+//! **Compact** (tables of 4 GiB and more, that is at least 2^26 buckets): eight slots a
+//! bucket, each one `AtomicU64`, so twice the slots in the same memory. The key is not
+//! stored: the bucket's index holds the low 26 (or more) bits of `h` and the slot its top
+//! 38 bits, so index and slot together still name the whole 64-bit key and its game, as
+//! the wide slot does: no two keys the wide layout tells apart are confused. A slot is
+//! one word, written and read at once, so it cannot tear. Bits:
+//!
+//! | bits | field |
+//! |---|---|
+//! | 0 | set in every entry (an all-zero slot is empty) |
+//! | 1 | `bad` |
+//! | 2..10 | `lower` as an `i8`: -127 is minus infinity, +127 plus infinity |
+//! | 10..18 | `upper`, the same code |
+//! | 18..22 | the best move's index (15: none; an index above 14 is kept as none) |
+//! | 22..26 | the work halved, at most 15 |
+//! | 26..64 | the top 38 bits of `h` |
+//!
+//! A finite bound outside -126..=126 is kept as a weaker one that fits (a lower bound
+//! above 126 as 126, below -126 as minus infinity; an upper bound below -126 as -126,
+//! above 126 as plus infinity): still a true bound, so the search stays exact on any
+//! board, and no board of up to 126 seeds loses anything. Kalah(6,5) with the 25-seed
+//! tables in 4 GiB: docs/performance.md, Session 20.
 //!
 //! # The summary of stored keys
 //!
@@ -49,32 +71,33 @@
 //! | bytes | field | meaning |
 //! |---|---|---|
 //! | 0..8 | magic | `GIUTHITT` |
-//! | 8..10 | version | [`TABLE_FORMAT_VERSION`] (the slot layout of `# Format` above) |
+//! | 8..10 | version | [`TABLE_FORMAT_WIDE`] (1) or [`TABLE_FORMAT_COMPACT`] (2): the layout |
 //! | 10..16 | reserved | zero |
-//! | 16..24 | slots | number of slots: a power of two, at least 1024 |
-//! | 24.. | slots | per slot, the word `key ^ data` then the word `data` (16 bytes) |
+//! | 16..24 | slots | number of slots: a power of two, at least 1024 (wide) or 2^29 (compact) |
+//! | 24.. | slots | the buckets' words in order: per wide slot `key ^ data` then `data` (16 bytes), per compact slot its word (8 bytes) |
 //! | end - 8.. | checksum | [`crate::checksum::checksum`] of the slot bytes |
 //!
 //! # Stability
 //!
-//! [`TABLE_FORMAT_VERSION`] changes whenever the meaning of a slot changes (the packing of
-//! `data`, the bucket of a key, what a stored bound means); a reader refuses other
-//! versions.
+//! A layout's version changes whenever the meaning of its slots changes (the packing,
+//! the bucket of a key, what a stored bound means); a reader refuses other versions.
 
 use crate::checksum::Checksum;
 use crate::index::mix64;
-use crate::value::Score;
+use crate::value::{Score, NEG_INF, POS_INF};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The magic bytes that open a saved table.
 pub const TABLE_MAGIC: [u8; 8] = *b"GIUTHITT";
-/// The version of the saved table (and of the slot layout) this code writes and reads.
-pub const TABLE_FORMAT_VERSION: u16 = 1;
+/// The version of a saved table of the wide layout (four 16-byte slots a bucket).
+pub const TABLE_FORMAT_WIDE: u16 = 1;
+/// The version of a saved table of the compact layout (eight 8-byte slots a bucket).
+pub const TABLE_FORMAT_COMPACT: u16 = 2;
 /// Bytes of a saved table before the slots.
 pub const TABLE_HEADER_BYTES: u64 = 24;
-/// The most slots a saved table may claim (16 GiB, the CLI's largest `--hash`).
-pub const MAX_SLOTS: u64 = (16384 << 20) / 16;
+/// The most bytes of slots a saved table may claim (16 GiB, the CLI's largest `--hash`).
+pub const MAX_TABLE_BYTES: u64 = 16384 << 20;
 
 /// Why a saved table could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -87,14 +110,15 @@ pub enum TableFileError {
     #[error("the table does not start with the magic GIUTHITT")]
     BadMagic,
     /// A table layout this build does not read.
-    #[error("table format version {found}, this build reads version {expected}")]
+    #[error(
+        "table format version {found}, this build reads versions {TABLE_FORMAT_WIDE} and \
+         {TABLE_FORMAT_COMPACT}"
+    )]
     UnsupportedVersion {
         /// The version in the file.
         found: u16,
-        /// [`TABLE_FORMAT_VERSION`].
-        expected: u16,
     },
-    /// A slot count that is not a power of two in `1024..=MAX_SLOTS`.
+    /// A slot count that is not a power of two in the layout's range.
     #[error("impossible slot count {0}")]
     BadSlotCount(u64),
     /// The memory for the table could not be reserved.
@@ -135,12 +159,28 @@ const WORK_MASK: u64 = 63;
 /// table shares the last-level cache with the table's own lines and misses as they do:
 /// with an 8 MB summary, Kalah(6,4) in a 1 GB table took 12% to 35% more time.
 const SEEN_MAX_SLOTS: usize = 8 << 20;
-/// Slots per bucket.
-const WAYS: usize = 4;
+/// Words (`AtomicU64`) in a bucket: one 64-byte cache line.
+const WORDS: usize = 8;
+/// Slots a bucket in the wide layout (two words a slot).
+const WIDE_WAYS: usize = 4;
+/// Slots a bucket in the compact layout (one word a slot).
+const COMPACT_WAYS: usize = 8;
+/// The compact layout's bits of `h` below the slot's check (the bucket index holds them).
+const CHECK_SHIFT: u32 = 26;
+/// The fewest buckets of a compact table: their index holds the `CHECK_SHIFT` low bits.
+const COMPACT_MIN_BUCKETS: usize = 1 << CHECK_SHIFT;
+/// The compact slot's bits compared with a key's tag: the check, `bad` and the valid bit.
+const TAG_MASK: u64 = !((1 << CHECK_SHIFT) - 1) | 0b11;
+/// The compact code of "no move".
+const C_NO_MOVE: u64 = 15;
+/// The compact code of an infinite bound (`+` or `-`).
+const C_INF: i16 = 127;
+/// Mixed into the key of the `bad` game before hashing.
+const BAD_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// One cache line of slots.
 #[repr(align(64))]
-struct Bucket([[AtomicU64; 2]; WAYS]);
+struct Bucket([AtomicU64; WORDS]);
 
 /// The table's memory: an anonymous memory map advised to use huge pages (2 MB on x86-64
 /// Linux), so that the random probes of a large table do not also miss the TLB on every
@@ -210,15 +250,82 @@ impl std::ops::Deref for Buckets {
 const CHUNK_BUCKETS: usize = 1024;
 
 fn empty_bucket() -> Bucket {
-    Bucket(std::array::from_fn(|_| {
-        [AtomicU64::new(0), AtomicU64::new(0)]
-    }))
+    Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
 }
 
 /// The work figure of a proof that searched `nodes` nodes: `floor(log2(nodes + 1))`.
 #[inline]
 pub fn work_of(nodes: u64) -> u8 {
     (64 - (nodes + 1).leading_zeros() - 1) as u8
+}
+
+/// The inverse of [`mix64`]: `unmix64(mix64(x)) == x` (the compact layout's slots give
+/// back the hash, [`Table::absorb`] needs the key).
+fn unmix64(mut x: u64) -> u64 {
+    /// The inverse of an odd `a` modulo 2^64 (Newton's iteration doubles the correct
+    /// bits each step: 3, 6, 12, 24, 48, 96).
+    const fn inverse(a: u64) -> u64 {
+        let mut x = a;
+        let mut i = 0;
+        while i < 5 {
+            x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+            i += 1;
+        }
+        x
+    }
+    x ^= (x >> 31) ^ (x >> 62);
+    x = x.wrapping_mul(const { inverse(0x94d0_49bb_1331_11eb) });
+    x ^= (x >> 27) ^ (x >> 54);
+    x = x.wrapping_mul(const { inverse(0xbf58_476d_1ce4_e5b9) });
+    x ^ (x >> 30) ^ (x >> 60)
+}
+
+/// The compact code of a lower bound: the largest code not above it.
+#[inline]
+fn code_lower(v: Score) -> u64 {
+    let c = if v == POS_INF {
+        C_INF
+    } else if v < -(C_INF - 1) {
+        -C_INF
+    } else {
+        v.min(C_INF - 1)
+    };
+    c as i8 as u8 as u64
+}
+
+/// The compact code of an upper bound: the smallest code not below it.
+#[inline]
+fn code_upper(v: Score) -> u64 {
+    let c = if v == NEG_INF {
+        -C_INF
+    } else if v > C_INF - 1 {
+        C_INF
+    } else {
+        v.max(-(C_INF - 1))
+    };
+    c as i8 as u8 as u64
+}
+
+/// The bound a compact code stands for.
+#[inline]
+fn decode(code: u64) -> Score {
+    match code as u8 as i8 as i16 {
+        C_INF => POS_INF,
+        c if c == -C_INF => NEG_INF,
+        c => c,
+    }
+}
+
+/// What the bucket word of a compact slot holds besides its tag.
+#[inline]
+fn unpack_compact(w: u64) -> (Score, Score, Option<u8>, u8) {
+    let best = (w >> 18) & 15;
+    (
+        decode((w >> 2) & 0xff),
+        decode((w >> 10) & 0xff),
+        (best != C_NO_MOVE).then_some(best as u8),
+        ((w >> 22) & 15) as u8,
+    )
 }
 
 /// The fixed-size lock-free transposition table.
@@ -236,6 +343,8 @@ pub fn work_of(nodes: u64) -> u8 {
 pub struct Table {
     buckets: Buckets,
     mask: usize,
+    /// The compact layout (one word a slot; see the module's `# Two layouts`).
+    compact: bool,
     /// One bit a slot, set by every store at an index taken from the key's hash (other
     /// bits of it than the bucket's): a clear bit proves that no entry of that key was
     /// ever stored, so [`Table::probe`] answers without reading the bucket. The
@@ -255,7 +364,8 @@ pub struct Table {
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({} slots)", self.len())
+        let layout = if self.compact { "compact" } else { "wide" };
+        write!(f, "Table({} slots, {layout})", self.len())
     }
 }
 
@@ -268,9 +378,23 @@ fn pack(bad: bool, lower: Score, upper: Score, best: Option<u8>, work: u8) -> u6
         | (best.map_or(NO_MOVE, |b| b as u64) << 33)
 }
 
+/// The fields of a wide slot's `data`: `(bad, lower, upper, best, work)`.
+#[inline]
+fn unpack_wide(data: u64) -> (bool, Score, Score, Option<u8>, u8) {
+    let best = ((data >> 33) & 0xff) as u8;
+    (
+        (data >> 32) & 1 == 1,
+        data as u16 as i16,
+        (data >> 16) as u16 as i16,
+        (best as u64 != NO_MOVE).then_some(best),
+        ((data >> WORK_SHIFT) & WORK_MASK) as u8,
+    )
+}
+
 impl Table {
-    /// A table of about `mb` megabytes (a power of two of 64-byte buckets of four 16-byte
-    /// slots; at least 1024 slots).
+    /// A table of about `mb` megabytes (a power of two of 64-byte buckets; at least 1024
+    /// slots; from 4096 MB on in the compact layout, twice the slots: see the module's
+    /// `# Two layouts`).
     ///
     /// # Panics
     ///
@@ -315,21 +439,22 @@ impl Table {
     ///
     /// [`TableAllocError`] when the memory cannot be had.
     pub fn try_new_paged(mb: usize, huge_pages: bool) -> Result<Table, TableAllocError> {
-        let n = Table::slots_for_mb(mb) / WAYS;
+        let n = Table::buckets_for_mb(mb);
         let buckets = Buckets::new(n, huge_pages).ok_or(TableAllocError {
             mb,
             bytes: (n as u64).saturating_mul(std::mem::size_of::<Bucket>() as u64),
         })?;
-        Ok(Table::with_buckets(buckets, n))
+        Ok(Table::with_buckets(buckets, n, n >= COMPACT_MIN_BUCKETS))
     }
 
-    /// The table over `n` buckets, its summary of stored keys empty.
-    fn with_buckets(buckets: Buckets, n: usize) -> Table {
-        let bits = n * WAYS;
+    /// The table over `n` buckets in the given layout, its summary of stored keys empty.
+    fn with_buckets(buckets: Buckets, n: usize, compact: bool) -> Table {
+        let bits = n * if compact { COMPACT_WAYS } else { WIDE_WAYS };
         let words = if bits <= SEEN_MAX_SLOTS { bits / 64 } else { 1 };
         Table {
             buckets,
             mask: n - 1,
+            compact,
             seen: (0..words).map(|_| AtomicU64::new(0)).collect(),
             seen_shift: 64 - (words * 64).trailing_zeros(),
             seen_on: std::sync::atomic::AtomicBool::new(bits <= SEEN_MAX_SLOTS),
@@ -337,11 +462,56 @@ impl Table {
         }
     }
 
+    /// Whether the table has the compact layout (8-byte slots; see the module's
+    /// `# Two layouts`): tables of 4 GiB and more.
+    pub fn is_compact(&self) -> bool {
+        self.compact
+    }
+
+    /// Calls `f(key, bad, lower, upper, best, work)` for every entry (a wide slot whose
+    /// key does not hash to the bucket it sits in, torn by a concurrent store, is
+    /// skipped).
+    fn for_each_entry(&self, mut f: impl FnMut(u64, bool, Score, Score, Option<u8>, u8)) {
+        for (i, b) in self.buckets.iter().enumerate() {
+            if self.compact {
+                for s in &b.0 {
+                    let w = s.load(Ordering::Relaxed);
+                    if w & 1 == 0 {
+                        continue;
+                    }
+                    let bad = (w >> 1) & 1 == 1;
+                    let h = (w & !((1 << CHECK_SHIFT) - 1)) | (i as u64 & ((1 << CHECK_SHIFT) - 1));
+                    if (h as usize) & self.mask != i {
+                        continue;
+                    }
+                    let key = unmix64(h) ^ (bad as u64).wrapping_mul(BAD_MIX);
+                    let (lo, hi, best, work) = unpack_compact(w);
+                    f(key, bad, lo, hi, best, work * 2);
+                }
+            } else {
+                for s in b.0.chunks_exact(2) {
+                    let kx = s[0].load(Ordering::Relaxed);
+                    let data = s[1].load(Ordering::Relaxed);
+                    if data & VALID == 0 {
+                        continue;
+                    }
+                    let key = kx ^ data;
+                    let (bad, lo, hi, best, work) = unpack_wide(data);
+                    if (Table::hash(key, bad) as usize) & self.mask != i {
+                        continue;
+                    }
+                    f(key, bad, lo, hi, best, work);
+                }
+            }
+        }
+    }
+
     /// Stores every entry of `other` into this table, with the merge and replacement
-    /// rules of [`Table::store`]: carries a saved table into a table of another size
-    /// (into a smaller one, the entries of least work are the ones lost). Returns the
-    /// number of entries offered. A slot of `other` whose key does not hash to the bucket
-    /// it sits in (a slot torn by a concurrent store) is skipped.
+    /// rules of [`Table::store`]: carries a saved table into a table of another size or
+    /// layout (into a smaller one, the entries of least work are the ones lost; into a
+    /// compact one, bounds it cannot hold are weakened as the module's `# Two layouts`
+    /// says). Returns the number of entries offered. A slot of `other` whose key does not
+    /// hash to the bucket it sits in (a slot torn by a concurrent store) is skipped.
     ///
     /// # Examples
     ///
@@ -355,41 +525,21 @@ impl Table {
     /// ```
     pub fn absorb(&self, other: &Table) -> u64 {
         let mut offered = 0;
-        for (i, b) in other.buckets.iter().enumerate() {
-            for s in &b.0 {
-                let kx = s[0].load(Ordering::Relaxed);
-                let data = s[1].load(Ordering::Relaxed);
-                if data & VALID == 0 {
-                    continue;
-                }
-                let key = kx ^ data;
-                let bad = (data >> 32) & 1 == 1;
-                if !std::ptr::eq(other.bucket(key, bad), &other.buckets[i]) {
-                    continue;
-                }
-                let best = ((data >> 33) & 0xff) as u8;
-                self.store(
-                    key,
-                    bad,
-                    data as u16 as i16,
-                    (data >> 16) as u16 as i16,
-                    (best as u64 != NO_MOVE).then_some(best),
-                    ((data >> WORK_SHIFT) & WORK_MASK) as u8,
-                );
-                offered += 1;
-            }
-        }
+        other.for_each_entry(|key, bad, lo, hi, best, work| {
+            self.store(key, bad, lo, hi, best, work);
+            offered += 1;
+        });
         offered
     }
 
-    /// Bytes of memory the slots take (16 a slot).
+    /// Bytes of memory the slots take (64 a bucket).
     pub fn size_bytes(&self) -> u64 {
-        self.len() as u64 * 16
+        self.buckets.len() as u64 * 64
     }
 
-    /// Bytes of the saved form ([`Table::write_to`]) of a table of `slots` slots.
-    pub fn saved_bytes(slots: u64) -> u64 {
-        TABLE_HEADER_BYTES + 16 * slots + 8
+    /// Bytes of the saved form ([`Table::write_to`]) of this table.
+    pub fn saved_bytes(&self) -> u64 {
+        TABLE_HEADER_BYTES + self.size_bytes() + 8
     }
 
     /// Writes the table (a snapshot, see the module's `# Saving and loading`); returns
@@ -408,7 +558,7 @@ impl Table {
     /// let mut bytes = Vec::new();
     /// assert_eq!(tt.write_to(&mut bytes)?, 1);
     /// assert_eq!(&bytes[..10], b"GIUTHITT\x01\x00");
-    /// assert_eq!(bytes.len() as u64, Table::saved_bytes(tt.len() as u64));
+    /// assert_eq!(bytes.len() as u64, tt.saved_bytes());
     /// let back = Table::read_from(&mut bytes.as_slice())?;
     /// assert_eq!(back.len(), tt.len());
     /// assert_eq!(back.probe(42, true), tt.probe(42, true));
@@ -417,7 +567,12 @@ impl Table {
     pub fn write_to(&self, w: &mut impl Write) -> std::io::Result<u64> {
         let mut head = [0u8; TABLE_HEADER_BYTES as usize];
         head[0..8].copy_from_slice(&TABLE_MAGIC);
-        head[8..10].copy_from_slice(&TABLE_FORMAT_VERSION.to_le_bytes());
+        let version = if self.compact {
+            TABLE_FORMAT_COMPACT
+        } else {
+            TABLE_FORMAT_WIDE
+        };
+        head[8..10].copy_from_slice(&version.to_le_bytes());
         head[16..24].copy_from_slice(&(self.len() as u64).to_le_bytes());
         w.write_all(&head)?;
         let mut sum = Checksum::new();
@@ -426,14 +581,17 @@ impl Table {
         for chunk in self.buckets.chunks(CHUNK_BUCKETS) {
             buf.clear();
             for b in chunk {
-                for s in &b.0 {
-                    // Two separate loads: a store between them tears the slot, which then
-                    // fails the key check on load (a miss), as it would here.
-                    let kx = s[0].load(Ordering::Relaxed);
-                    let data = s[1].load(Ordering::Relaxed);
-                    used += (data & VALID != 0) as u64;
-                    buf.extend_from_slice(&kx.to_le_bytes());
-                    buf.extend_from_slice(&data.to_le_bytes());
+                for (i, s) in b.0.iter().enumerate() {
+                    // One load a word: in the wide layout a store between a slot's two
+                    // loads tears it, which then fails the key check on load (a miss), as
+                    // it would here.
+                    let word = s.load(Ordering::Relaxed);
+                    used += if self.compact {
+                        word & 1
+                    } else {
+                        (i % 2 == 1 && word & VALID != 0) as u64
+                    };
+                    buf.extend_from_slice(&word.to_le_bytes());
                 }
             }
             sum.update(&buf);
@@ -456,17 +614,21 @@ impl Table {
             return Err(TableFileError::BadMagic);
         }
         let version = u16::from_le_bytes([head[8], head[9]]);
-        if version != TABLE_FORMAT_VERSION {
-            return Err(TableFileError::UnsupportedVersion {
-                found: version,
-                expected: TABLE_FORMAT_VERSION,
-            });
-        }
+        let (compact, ways, min_slots) = match version {
+            TABLE_FORMAT_WIDE => (false, WIDE_WAYS as u64, 1024),
+            TABLE_FORMAT_COMPACT => (
+                true,
+                COMPACT_WAYS as u64,
+                (COMPACT_MIN_BUCKETS * COMPACT_WAYS) as u64,
+            ),
+            found => return Err(TableFileError::UnsupportedVersion { found }),
+        };
         let slots = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
-        if !slots.is_power_of_two() || !(1024..=MAX_SLOTS).contains(&slots) {
+        let max_slots = MAX_TABLE_BYTES / 64 * ways;
+        if !slots.is_power_of_two() || !(min_slots..=max_slots).contains(&slots) {
             return Err(TableFileError::BadSlotCount(slots));
         }
-        let n = (slots / WAYS as u64) as usize;
+        let n = (slots / ways) as usize;
         let buckets = Buckets::new(n, true).ok_or(TableFileError::Alloc(slots))?;
         let mut next = 0;
         let mut sum = Checksum::new();
@@ -478,11 +640,13 @@ impl Table {
             r.read_exact(bytes)?;
             sum.update(bytes);
             for b in bytes.chunks_exact(64) {
-                let word =
-                    |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
-                for (s, slot) in buckets[next].0.iter().enumerate() {
-                    slot[0].store(word(2 * s), Ordering::Relaxed);
-                    slot[1].store(word(2 * s + 1), Ordering::Relaxed);
+                for (i, word) in buckets[next].0.iter().enumerate() {
+                    let w = u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
+                    // The new memory is zero: a zero word need not be written, and a page
+                    // of a sparse table that no word touches is never made resident.
+                    if w != 0 {
+                        word.store(w, Ordering::Relaxed);
+                    }
                 }
                 next += 1;
             }
@@ -493,32 +657,48 @@ impl Table {
         if u64::from_le_bytes(tail) != sum.finish() {
             return Err(TableFileError::ChecksumMismatch);
         }
-        let table = Table::with_buckets(buckets, n);
-        for b in table.buckets.iter() {
-            for slot in &b.0 {
-                let data = slot[1].load(Ordering::Relaxed);
-                if data & VALID != 0 {
-                    let key = slot[0].load(Ordering::Relaxed) ^ data;
-                    table.mark(Table::hash(key, (data >> 32) & 1 == 1));
-                }
-            }
+        let table = Table::with_buckets(buckets, n, compact);
+        if table.seen_on.load(Ordering::Relaxed) {
+            table.for_each_entry(|key, bad, _, _, _, _| table.mark(Table::hash(key, bad)));
         }
         Ok(table)
     }
 
-    /// The number of slots of [`Table::new`]`(mb)`.
-    pub fn slots_for_mb(mb: usize) -> usize {
-        let want = (mb.max(1) << 20) / (16 * WAYS);
-        let mut n = 1024 / WAYS;
+    /// The buckets of a table of about `mb` megabytes: the largest power of two whose 64
+    /// bytes each fit, at least 256.
+    fn buckets_for_mb(mb: usize) -> usize {
+        let want = (mb.max(1) << 20) / 64;
+        let mut n = 1024 / WIDE_WAYS;
         while n * 2 <= want {
             n *= 2;
         }
-        n * WAYS
+        n
+    }
+
+    /// The bytes of the slots of [`Table::new`]`(mb)`.
+    pub fn bytes_for_mb(mb: usize) -> u64 {
+        Table::buckets_for_mb(mb) as u64 * 64
+    }
+
+    /// The number of slots of [`Table::new`]`(mb)` (twice as many a byte from 4096 MB
+    /// on, in the compact layout).
+    pub fn slots_for_mb(mb: usize) -> usize {
+        let n = Table::buckets_for_mb(mb);
+        n * if n >= COMPACT_MIN_BUCKETS {
+            COMPACT_WAYS
+        } else {
+            WIDE_WAYS
+        }
     }
 
     /// Number of slots.
     pub fn len(&self) -> usize {
-        self.buckets.len() * WAYS
+        self.buckets.len()
+            * if self.compact {
+                COMPACT_WAYS
+            } else {
+                WIDE_WAYS
+            }
     }
 
     /// Whether the table has no slot (never).
@@ -530,8 +710,7 @@ impl Table {
     pub fn clear(&self) {
         for b in self.buckets.iter() {
             for s in &b.0 {
-                s[0].store(0, Ordering::Relaxed);
-                s[1].store(0, Ordering::Relaxed);
+                s.store(0, Ordering::Relaxed);
             }
         }
         for w in self.seen.iter() {
@@ -543,15 +722,10 @@ impl Table {
     }
 
     /// The hash of `key` in game `bad`: its low bits pick the bucket, its top bits the
-    /// summary's bit.
+    /// summary's bit (and, in the compact layout, the slot's check).
     #[inline]
     fn hash(key: u64, bad: bool) -> u64 {
-        mix64(key ^ (bad as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-    }
-
-    #[inline]
-    fn bucket(&self, key: u64, bad: bool) -> &Bucket {
-        self.bucket_at(Table::hash(key, bad))
+        mix64(key ^ (bad as u64).wrapping_mul(BAD_MIX))
     }
 
     #[inline]
@@ -600,14 +774,33 @@ impl Table {
         }
     }
 
-    /// The slot of the bucket holding `key` in game `bad`, and its data.
+    /// The wide slot of the bucket holding `key` in game `bad`, and its data.
     #[inline]
     fn find(b: &Bucket, key: u64, bad: bool) -> Option<(usize, u64)> {
-        for (i, s) in b.0.iter().enumerate() {
+        for (i, s) in b.0.chunks_exact(2).enumerate() {
             let kx = s[0].load(Ordering::Relaxed);
             let data = s[1].load(Ordering::Relaxed);
             if data & VALID != 0 && kx ^ data == key && ((data >> 32) & 1 == 1) == bad {
                 return Some((i, data));
+            }
+        }
+        None
+    }
+
+    /// The compact slot's tag of the key of hash `h` in game `bad`: its check, `bad` and
+    /// the valid bit (the bits of [`TAG_MASK`]).
+    #[inline]
+    fn tag(h: u64, bad: bool) -> u64 {
+        (h & !((1 << CHECK_SHIFT) - 1)) | ((bad as u64) << 1) | 1
+    }
+
+    /// The compact slot of the bucket holding the tag `tag`, and its word.
+    #[inline]
+    fn find_compact(b: &Bucket, tag: u64) -> Option<(usize, u64)> {
+        for (i, s) in b.0.iter().enumerate() {
+            let w = s.load(Ordering::Relaxed);
+            if w & TAG_MASK == tag {
+                return Some((i, w));
             }
         }
         None
@@ -641,16 +834,17 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64, bad: bool) -> Option<Entry> {
         let h = Table::hash(key, bad);
+        if self.compact {
+            let (_, w) = Self::find_compact(self.bucket_at(h), Table::tag(h, bad))?;
+            let (lower, upper, best, _) = unpack_compact(w);
+            return Some(Entry { lower, upper, best });
+        }
         if !self.may_hold(h) {
             return None;
         }
         let (_, data) = Self::find(self.bucket_at(h), key, bad)?;
-        let best = ((data >> 33) & 0xff) as u8;
-        Some(Entry {
-            lower: data as u16 as i16,
-            upper: (data >> 16) as u16 as i16,
-            best: (best as u64 != NO_MOVE).then_some(best),
-        })
+        let (_, lower, upper, best, _) = unpack_wide(data);
+        Some(Entry { lower, upper, best })
     }
 
     /// Stores bounds for `key` in game `bad` proven with `work` (see [`work_of`]),
@@ -668,16 +862,17 @@ impl Table {
     ) {
         let h = Table::hash(key, bad);
         let b = self.bucket_at(h);
+        if self.compact {
+            self.store_compact(b, Table::tag(h, bad), lower, upper, best, work);
+            return;
+        }
         let (mut lo, mut hi, mut mv, mut w) = (lower, upper, best, work);
         let slot = if let Some((i, data)) = Self::find(b, key, bad) {
-            let (elo, ehi) = (data as u16 as i16, (data >> 16) as u16 as i16);
-            let ebest = ((data >> 33) & 0xff) as u8;
+            let (_, elo, ehi, ebest, ework) = unpack_wide(data);
             lo = lo.max(elo);
             hi = hi.min(ehi);
-            if mv.is_none() && ebest as u64 != NO_MOVE {
-                mv = Some(ebest);
-            }
-            w = w.max(((data >> WORK_SHIFT) & WORK_MASK) as u8);
+            mv = mv.or(ebest);
+            w = w.max(ework);
             if lo > hi {
                 // Cannot happen with sound bounds; keep the new ones (hash keys may collide).
                 lo = lower;
@@ -687,7 +882,7 @@ impl Table {
         } else {
             let mut victim = 0;
             let mut least = u64::MAX;
-            for (i, s) in b.0.iter().enumerate() {
+            for (i, s) in b.0.chunks_exact(2).enumerate() {
                 let data = s[1].load(Ordering::Relaxed);
                 if data & VALID == 0 {
                     victim = i;
@@ -702,10 +897,59 @@ impl Table {
             victim
         };
         let data = pack(bad, lo, hi, mv, w);
-        let s = &b.0[slot];
-        s[0].store(key ^ data, Ordering::Relaxed);
-        s[1].store(data, Ordering::Relaxed);
+        b.0[2 * slot].store(key ^ data, Ordering::Relaxed);
+        b.0[2 * slot + 1].store(data, Ordering::Relaxed);
         self.mark(h);
+    }
+
+    /// [`Table::store`] in the compact layout: bounds coded as the module's
+    /// `# Two layouts` says, merged with the slot of the same tag.
+    #[inline]
+    fn store_compact(
+        &self,
+        b: &Bucket,
+        tag: u64,
+        lower: Score,
+        upper: Score,
+        best: Option<u8>,
+        work: u8,
+    ) {
+        let (mut lo, mut hi, mut mv) = (code_lower(lower), code_upper(upper), best);
+        let mut w = (work as u64 / 2).min(15);
+        let slot = if let Some((i, old)) = Self::find_compact(b, tag) {
+            let (elo, ehi) = ((old >> 2) & 0xff, (old >> 10) & 0xff);
+            let (nlo, nhi) = (decode(lo).max(decode(elo)), decode(hi).min(decode(ehi)));
+            if nlo <= nhi {
+                (lo, hi) = (code_lower(nlo), code_upper(nhi));
+            }
+            let ebest = (old >> 18) & 15;
+            if mv.is_none() && ebest != C_NO_MOVE {
+                mv = Some(ebest as u8);
+            }
+            w = w.max((old >> 22) & 15);
+            i
+        } else {
+            let mut victim = 0;
+            let mut least = u64::MAX;
+            for (i, s) in b.0.iter().enumerate() {
+                let old = s.load(Ordering::Relaxed);
+                if old & 1 == 0 {
+                    victim = i;
+                    break;
+                }
+                let ew = (old >> 22) & 15;
+                if ew < least {
+                    least = ew;
+                    victim = i;
+                }
+            }
+            victim
+        };
+        let mv = mv.map_or(C_NO_MOVE, |m| (m as u64).min(C_NO_MOVE));
+        b.0[slot].store(
+            tag | lo << 2 | hi << 10 | mv << 18 | w << 22,
+            Ordering::Relaxed,
+        );
     }
 }
 
@@ -713,10 +957,11 @@ impl Table {
 mod tests {
     use super::*;
     use crate::index::mix64;
+    use crate::value::{NEG_INF, POS_INF};
 
     /// What the bucket itself holds for `key` in game `bad`, the summary ignored.
     fn in_bucket(t: &Table, key: u64, bad: bool) -> Option<(Score, Score)> {
-        Table::find(t.bucket(key, bad), key, bad)
+        Table::find(t.bucket_at(Table::hash(key, bad)), key, bad)
             .map(|(_, d)| (d as u16 as i16, (d >> 16) as u16 as i16))
     }
 
@@ -774,5 +1019,201 @@ mod tests {
         let e = t.probe(77, false).expect("stored");
         assert_eq!((e.lower, e.upper), (1, 2));
         assert_eq!(t.probe(78, false), None);
+    }
+
+    #[test]
+    fn unmix64_inverts_mix64() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for i in 0..10_000u64 {
+            for v in [i, u64::MAX - i, x, 1 << (i % 64)] {
+                assert_eq!(unmix64(mix64(v)), v, "{v:#x}");
+            }
+            x = mix64(x.wrapping_add(i));
+        }
+    }
+
+    /// A compact table (4 GiB on 4 KB pages: only the pages a test touches are made).
+    fn compact() -> Table {
+        let t = Table::try_new_paged(4096, false).expect("4 GiB of address space");
+        assert!(t.is_compact());
+        assert_eq!(t.len(), 1 << 29);
+        assert_eq!(t.size_bytes(), 4 << 30);
+        assert_eq!(Table::slots_for_mb(4096), 1 << 29);
+        assert_eq!(Table::slots_for_mb(2048), 1 << 27);
+        t
+    }
+
+    /// Keys that share a bucket and the top bits of their hash but differ in between.
+    #[test]
+    fn compact_table_keeps_what_it_is_given() {
+        let t = compact();
+        let wide = Table::new(64);
+        assert!(!wide.is_compact());
+        let key = |i: u64| mix64(i) ^ (i << 7);
+        for i in 0..20_000u64 {
+            let (lo, hi) = (
+                (i % 200) as Score - 100,
+                (i % 200) as Score - 100 + (i % 5) as Score,
+            );
+            let best = (i % 17 < 15).then_some((i % 17) as u8);
+            for tt in [&t, &wide] {
+                tt.store(key(i), i % 3 == 0, lo, hi, best, (i % 40) as u8);
+            }
+        }
+        for i in 0..20_000u64 {
+            let (k, bad) = (key(i), i % 3 == 0);
+            let e = t.probe(k, bad).expect("stored");
+            let (lo, hi) = (
+                (i % 200) as Score - 100,
+                (i % 200) as Score - 100 + (i % 5) as Score,
+            );
+            assert_eq!((e.lower, e.upper), (lo, hi), "{i}");
+            assert_eq!(e.best, (i % 17 < 15).then_some((i % 17) as u8));
+            assert_eq!(t.probe(k, !bad), None);
+            assert_eq!(t.probe(k ^ 1, bad), wide.probe(k ^ 1, bad));
+        }
+        // Merging: the bounds intersect, the move is kept when the new store has none.
+        t.store(7, false, NEG_INF, 9, Some(3), 4);
+        t.store(7, false, -4, POS_INF, None, 6);
+        let e = t.probe(7, false).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best), (-4, 9, Some(3)));
+        // Infinite bounds are kept as such; a proven infinite value too.
+        t.store(8, true, POS_INF, POS_INF, None, 1);
+        let e = t.probe(8, true).expect("stored");
+        assert_eq!((e.lower, e.upper), (POS_INF, POS_INF));
+        t.store(9, true, NEG_INF, NEG_INF, Some(20), 1);
+        let e = t.probe(9, true).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best), (NEG_INF, NEG_INF, None));
+    }
+
+    /// Bounds the compact slot cannot hold are weakened, never strengthened.
+    #[test]
+    fn compact_table_weakens_bounds_out_of_range() {
+        let t = compact();
+        for (lo, hi, want) in [
+            (200, 250, (126, POS_INF)),
+            (-250, -200, (NEG_INF, -126)),
+            (-130, 130, (NEG_INF, POS_INF)),
+            (126, 126, (126, 126)),
+            (-126, -126, (-126, -126)),
+            (127, 127, (126, POS_INF)),
+        ] {
+            let key = (1000 + lo as i64) as u64;
+            t.store(key, false, lo, hi, None, 3);
+            let e = t.probe(key, false).expect("stored");
+            assert_eq!((e.lower, e.upper), want, "stored {lo}..={hi}");
+            assert!(e.lower <= lo && e.upper >= hi);
+        }
+    }
+
+    /// A bucket of eight keys takes all eight; a ninth replaces the one of least work.
+    #[test]
+    fn compact_bucket_replaces_least_work() {
+        let t = compact();
+        let target = Table::hash(1, false) as usize & t.mask;
+        let same: Vec<u64> = (2..u64::MAX)
+            .filter(|&k| Table::hash(k, false) as usize & t.mask == target)
+            .take(9)
+            .chain([1])
+            .collect();
+        for (i, &k) in same.iter().take(8).enumerate() {
+            t.store(
+                k,
+                false,
+                i as Score,
+                i as Score,
+                None,
+                if i == 5 { 2 } else { 30 },
+            );
+        }
+        for (i, &k) in same.iter().take(8).enumerate() {
+            assert_eq!(t.probe(k, false).map(|e| e.lower), Some(i as Score));
+        }
+        t.store(same[8], false, 50, 50, None, 30);
+        assert_eq!(t.probe(same[8], false).map(|e| e.lower), Some(50));
+        assert_eq!(t.probe(same[5], false), None, "the least work was replaced");
+        assert_eq!(t.probe(same[4], false).map(|e| e.lower), Some(4));
+    }
+
+    /// A writer and reader of a sparse byte stream: the zero blocks are only counted.
+    #[derive(Default)]
+    struct Sparse {
+        len: usize,
+        blocks: std::collections::BTreeMap<usize, Vec<u8>>,
+        at: usize,
+    }
+    const BLOCK: usize = 4096;
+    impl Write for Sparse {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            for (i, &byte) in buf.iter().enumerate() {
+                let at = self.len + i;
+                if byte != 0 {
+                    self.blocks
+                        .entry(at / BLOCK)
+                        .or_insert_with(|| vec![0; BLOCK])[at % BLOCK] = byte;
+                }
+            }
+            self.len += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Read for Sparse {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf
+                .len()
+                .min(self.len - self.at)
+                .min(BLOCK - self.at % BLOCK);
+            match self.blocks.get(&(self.at / BLOCK)) {
+                Some(b) => buf[..n].copy_from_slice(&b[self.at % BLOCK..self.at % BLOCK + n]),
+                None => buf[..n].fill(0),
+            }
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// A compact table saves and loads (version 2), and moves into a wide table and back.
+    #[test]
+    fn compact_table_saves_loads_and_moves() {
+        let t = compact();
+        let key = |i: u64| if i % 7 == 0 { i } else { mix64(i + 5) };
+        for i in 0..3000u64 {
+            let v = (i % 90) as Score - 45;
+            t.store(
+                key(i),
+                i % 2 == 0,
+                v,
+                v + 2,
+                Some((i % 6) as u8),
+                (i % 30) as u8,
+            );
+        }
+        let mut file = Sparse::default();
+        assert_eq!(t.write_to(&mut file).expect("in memory"), 3000);
+        assert_eq!(file.len as u64, t.saved_bytes());
+        assert_eq!(&file.blocks[&0][8..10], &TABLE_FORMAT_COMPACT.to_le_bytes());
+        let back = Table::read_from(&mut file).expect("read back");
+        assert!(back.is_compact());
+        let wide = Table::new(1);
+        assert_eq!(wide.absorb(&t), 3000);
+        let again = compact();
+        assert_eq!(
+            again.absorb(&wide),
+            wide.write_to(&mut std::io::sink()).expect("sink")
+        );
+        for i in 0..3000u64 {
+            let (k, bad) = (key(i), i % 2 == 0);
+            let e = t.probe(k, bad);
+            assert!(e.is_some());
+            assert_eq!(back.probe(k, bad), e);
+            // The wide table of 1 MB holds some of them: those it holds are the same.
+            if let Some(w) = wide.probe(k, bad) {
+                assert_eq!(Some(w), e);
+                assert_eq!(again.probe(k, bad), e);
+            }
+        }
     }
 }

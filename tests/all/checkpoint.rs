@@ -130,7 +130,7 @@ fn table_round_trip_keeps_every_slot() {
     let mut bytes = Vec::new();
     let used = tt.write_to(&mut bytes).expect("write to memory");
     assert!(used > 3000, "{used} slots used");
-    assert_eq!(bytes.len() as u64, Table::saved_bytes(tt.len() as u64));
+    assert_eq!(bytes.len() as u64, tt.saved_bytes());
     let back = Table::read_from(&mut bytes.as_slice()).expect("read back");
     assert_eq!(back.len(), tt.len());
     let mut again = Vec::new();

@@ -195,3 +195,67 @@ fn r4_kalah_lean_peek_at_tables_equals_naive_and_the_general_path() {
         "the peek searched {lean_nodes} nodes, the general path {general_nodes}"
     );
 }
+
+/// A compact table (4 GiB: 8-byte slots, src/solve/tt.rs) on 4 KB pages, so a test makes
+/// only the pages it touches.
+fn compact_solver<R: giuthi::rules::Rules>(rules: &R) -> Solver<R> {
+    let s = Solver::new(
+        rules.clone(),
+        SolverOptions {
+            hash_mb: 4096,
+            huge_pages: false,
+            ..SolverOptions::default()
+        },
+    );
+    assert!(s.table().is_compact());
+    s
+}
+
+/// V2-V4: with the compact table the search still gives the naive solver's bounds,
+/// margins, best moves and move values on small Kalah boards, and on larger ones the
+/// same answers as the wide table.
+#[test]
+fn v3_kalah_compact_table_equals_naive_and_wide() {
+    let mut rng = Rng(0x1ea_0014);
+    let mut done = 0;
+    let compact: Vec<Solver<Kalah>> = (2..=4)
+        .map(|m| compact_solver(&Kalah::new(m).expect("board")))
+        .collect();
+    while done < 60 {
+        let m = 2 + rng.below(3) as usize;
+        let rules = Kalah::new(m).expect("board");
+        let seeds = 2 + rng.below(11);
+        let pos = random_kalah(&mut rng, &rules, m, seeds);
+        let Ok(naive) = naive_solve(&pos, 20_000) else {
+            continue;
+        };
+        let s = &compact[m - 2];
+        let sol = s.solve_with_bounds(&pos).expect("not interrupted");
+        assert_eq!(sol.bounds(), Some(naive.bounds), "{pos}: bounds");
+        assert_eq!(sol.best_moves, naive.best_moves(), "{pos}: best moves");
+        assert_eq!(replay_pv(&pos, &sol), sol.margin, "{pos}: pv");
+        assert_eq!(
+            s.analyze(&pos).expect("not interrupted"),
+            naive.moves,
+            "{pos}"
+        );
+        done += 1;
+    }
+    let rules = Kalah::new(5).expect("board");
+    let s = compact_solver(&rules);
+    for _ in 0..8 {
+        let seeds = 14 + rng.below(9);
+        let pos = random_kalah(&mut rng, &rules, 5, seeds);
+        let wide = solver(&rules, true, None);
+        let (a, b) = (
+            s.solve(&pos).expect("not interrupted"),
+            wide.solve(&pos).expect("not interrupted"),
+        );
+        assert_eq!(
+            (a.ranges, a.margin, &a.best_moves),
+            (b.ranges, b.margin, &b.best_moves),
+            "{pos}"
+        );
+        assert_eq!(replay_pv(&pos, &a), a.margin, "{pos}: pv");
+    }
+}

@@ -131,6 +131,40 @@ fn v3_alphabeta_equals_naive_on_random_positions() {
     assert!(decided_by_captures >= 100, "only {decided_by_captures}");
 }
 
+/// The same cross-check with the compact transposition table (4 GiB: 8-byte slots,
+/// src/solve/tt.rs), on 4 KB pages so that only the pages touched are made: repetitions
+/// (lo != hi) and infinite bounds pass through its coded bounds exactly.
+#[test]
+fn v3_alphabeta_with_the_compact_table_equals_naive() {
+    let mut rng = Rng(0x5eed_4096);
+    let vars = [variants()[0], variants()[11]];
+    let mut solvers: HashMap<(usize, usize), Solver<Giuthi>> = HashMap::new();
+    let (mut checked, mut split) = (0, 0);
+    while checked < 150 {
+        let n = 3 + rng.below(3) as usize;
+        let vi = rng.below(2) as usize;
+        let solver = solvers.entry((n, vi)).or_insert_with(|| {
+            let s = Solver::new(
+                Giuthi::new(n, vars[vi]).expect("board"),
+                SolverOptions {
+                    hash_mb: 4096,
+                    huge_pages: false,
+                    ..SolverOptions::default()
+                },
+            );
+            assert!(s.table().is_compact());
+            s
+        });
+        let rules = Giuthi::new(n, vars[vi]).expect("board");
+        let pos = random_position(&mut rng, &rules);
+        if let Some(c) = check(solver, &pos) {
+            checked += 1;
+            split += c.split as usize;
+        }
+    }
+    assert!(split >= 3, "only {split} positions with lo != hi");
+}
+
 #[test]
 fn v3_analyze_equals_naive_move_values() {
     let mut rng = Rng(77);
