@@ -10,7 +10,7 @@ use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::naive_solve;
 use giuthi::{BySide, Position};
 
-use crate::common::{replay_pv, Rng};
+use crate::common::{compact_solver, replay_pv, Rng};
 
 /// A random Kalah position on `m` pits a row with `seeds` seeds dealt at random.
 fn random_kalah(rng: &mut Rng, rules: &Kalah, m: usize, seeds: u64) -> Position<Kalah> {
@@ -21,6 +21,23 @@ fn random_kalah(rng: &mut Rng, rules: &Kalah, m: usize, seeds: u64) -> Position<
     state.turn = rng.side();
     let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
     Position::new(rules.clone(), state, cap)
+}
+
+/// A random Kalah position on 2 to 4 pits a row with 2 to 12 seeds, and its naive
+/// solution (`None` when its graph is too large for the naive solver).
+fn small_kalah_solved(
+    rng: &mut Rng,
+) -> Option<(
+    usize,
+    Position<Kalah>,
+    giuthi::solve::naive::NaiveSolution<Kalah>,
+)> {
+    let m = 2 + rng.below(3) as usize;
+    let rules = Kalah::new(m).expect("board");
+    let seeds = 2 + rng.below(11);
+    let pos = random_kalah(rng, &rules, m, seeds);
+    let naive = naive_solve(&pos, 20_000).ok()?;
+    Some((m, pos, naive))
 }
 
 fn solver(rules: &Kalah, lean: bool, max_ply: Option<usize>) -> Solver<Kalah> {
@@ -41,13 +58,10 @@ fn v3_kalah_lean_equals_naive() {
     let mut rng = Rng(0x1ea_0011);
     let mut done = 0;
     while done < 120 {
-        let m = 2 + rng.below(3) as usize;
-        let rules = Kalah::new(m).expect("board");
-        let seeds = 2 + rng.below(11);
-        let pos = random_kalah(&mut rng, &rules, m, seeds);
-        let Ok(naive) = naive_solve(&pos, 20_000) else {
+        let Some((_, pos, naive)) = small_kalah_solved(&mut rng) else {
             continue;
         };
+        let rules = pos.rules.clone();
         let s = solver(&rules, true, None);
         let sol = s.solve_with_bounds(&pos).expect("not interrupted");
         assert_eq!(sol.bounds(), Some(naive.bounds), "{pos}: bounds");
@@ -196,21 +210,6 @@ fn r4_kalah_lean_peek_at_tables_equals_naive_and_the_general_path() {
     );
 }
 
-/// A compact table (4 GiB: 8-byte slots, src/solve/tt.rs) on 4 KB pages, so a test makes
-/// only the pages it touches.
-fn compact_solver<R: giuthi::rules::Rules>(rules: &R) -> Solver<R> {
-    let s = Solver::new(
-        rules.clone(),
-        SolverOptions {
-            hash_mb: 4096,
-            huge_pages: false,
-            ..SolverOptions::default()
-        },
-    );
-    assert!(s.table().is_compact());
-    s
-}
-
 /// V2-V4: with the compact table the search still gives the naive solver's bounds,
 /// margins, best moves and move values on small Kalah boards, and on larger ones the
 /// same answers as the wide table.
@@ -222,11 +221,7 @@ fn v3_kalah_compact_table_equals_naive_and_wide() {
         .map(|m| compact_solver(&Kalah::new(m).expect("board")))
         .collect();
     while done < 60 {
-        let m = 2 + rng.below(3) as usize;
-        let rules = Kalah::new(m).expect("board");
-        let seeds = 2 + rng.below(11);
-        let pos = random_kalah(&mut rng, &rules, m, seeds);
-        let Ok(naive) = naive_solve(&pos, 20_000) else {
+        let Some((m, pos, naive)) = small_kalah_solved(&mut rng) else {
             continue;
         };
         let s = &compact[m - 2];

@@ -9,7 +9,7 @@ use giuthi::solve::naive::naive_solve;
 use giuthi::{BySide, Position, Side};
 use std::collections::HashMap;
 
-use crate::common::{replay_pv, Rng};
+use crate::common::{compact_solver, replay_pv, Rng};
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
@@ -143,18 +143,9 @@ fn v3_alphabeta_with_the_compact_table_equals_naive() {
     while checked < 150 {
         let n = 3 + rng.below(3) as usize;
         let vi = rng.below(2) as usize;
-        let solver = solvers.entry((n, vi)).or_insert_with(|| {
-            let s = Solver::new(
-                Giuthi::new(n, vars[vi]).expect("board"),
-                SolverOptions {
-                    hash_mb: 4096,
-                    huge_pages: false,
-                    ..SolverOptions::default()
-                },
-            );
-            assert!(s.table().is_compact());
-            s
-        });
+        let solver = solvers
+            .entry((n, vi))
+            .or_insert_with(|| compact_solver(&Giuthi::new(n, vars[vi]).expect("board")));
         let rules = Giuthi::new(n, vars[vi]).expect("board");
         let pos = random_position(&mut rng, &rules);
         if let Some(c) = check(solver, &pos) {

@@ -199,3 +199,18 @@ pub fn wait_for_handler(pid: u32, sig: i32) -> bool {
     }
     false
 }
+
+/// A solver with a compact transposition table (4 GiB: 8-byte slots, src/solve/tt.rs) on
+/// 4 KB pages, so a test makes only the pages it touches.
+pub fn compact_solver<R: Rules>(rules: &R) -> giuthi::solve::alphabeta::Solver<R> {
+    let s = giuthi::solve::alphabeta::Solver::new(
+        rules.clone(),
+        giuthi::solve::alphabeta::SolverOptions {
+            hash_mb: 4096,
+            huge_pages: false,
+            ..Default::default()
+        },
+    );
+    assert!(s.table().is_compact());
+    s
+}
