@@ -1190,6 +1190,8 @@ fn solve_checkpointed<R: OracleFor>(
             prior.seconds
         );
         let resize = c.hash_given && Table::slots_for_mb(c.hash_mb) != table.len();
+        // The table's layout as stderr names it (src/solve/tt.rs, "Two layouts").
+        let layout = |t: &Table| if t.is_compact() { "compact" } else { "wide" };
         let table = if resize {
             // An explicit --hash of another size: carry the entries over.
             let t = Instant::now();
@@ -1197,12 +1199,14 @@ fn solve_checkpointed<R: OracleFor>(
                 .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
             let n = resized.absorb(&table);
             eprintln!(
-                "checkpoint {}: --hash {}: the {n} entries of the file's table ({} slots) \
-                 stored into a {:.0} MB table of {} slots in {:.2} s",
+                "checkpoint {}: --hash {}: the {n} entries of the file's {} table ({} slots) \
+                 stored into a {:.0} MB {} table of {} slots in {:.2} s",
                 path.display(),
                 c.hash_mb,
+                layout(&table),
                 table.len(),
                 resized.size_bytes() as f64 / (1u64 << 20) as f64,
+                layout(&resized),
                 resized.len(),
                 t.elapsed().as_secs_f64()
             );
