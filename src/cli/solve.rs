@@ -1199,8 +1199,8 @@ fn solve_checkpointed<R: OracleFor>(
                 .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
             let n = resized.absorb(&table);
             eprintln!(
-                "checkpoint {}: --hash {}: the {n} entries of the file's {} table ({} slots) \
-                 stored into a {:.0} MB {} table of {} slots in {:.2} s",
+                "checkpoint {}: --hash {}: the {n} entries of the file's table ({}, {} slots) \
+                 stored into a {:.0} MB table ({}, {} slots) in {:.2} s",
                 path.display(),
                 c.hash_mb,
                 layout(&table),
