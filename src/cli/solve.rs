@@ -1132,6 +1132,36 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reports a run stopped (Ctrl-C, SIGTERM) while it read its checkpoint or moved the
+/// file's table into a table of another size, before any search: what the file proves
+/// (`prior`, when its header was read; else nothing) as [`report_solve_stop`] gives it,
+/// and that the file is untouched. Returns the exit code, 130.
+fn stopped_on_resume<R: Rules>(
+    pos: &Position<R>,
+    path: &Path,
+    prior: Option<Progress>,
+    json: bool,
+) -> i32 {
+    let open = Progress {
+        lo: (NEG_INF, POS_INF),
+        hi: (NEG_INF, POS_INF),
+        guess: 0,
+    };
+    let p = prior.unwrap_or(open);
+    let e = Interrupted {
+        lo: p.lo,
+        hi: p.hi,
+        too_deep: false,
+    };
+    let code = report_solve_stop(pos, &e, json);
+    eprintln!(
+        "checkpoint {}: stopped while resuming, before any search; the file is untouched: \
+         run the same command again to resume",
+        path.display()
+    );
+    code
+}
+
 /// Solves one position with checkpoints: resumes from the file if it exists (after every
 /// check of [`Checkpoint::read_for`]), writes it every `every`, on Ctrl-C and at the end.
 /// Messages about the checkpoint go to stderr; stdout is as without `--checkpoint`, with
@@ -1144,6 +1174,10 @@ fn solve_checkpointed<R: OracleFor>(
 ) -> anyhow::Result<i32> {
     let path = ck.path;
     check_place(path)?;
+    // Ctrl-C from here on stops the run cleanly (the lock removed), also while the file
+    // is read or its table moved (a minute for a file of 8 GB).
+    let user_stop = stop_flag();
+    let stopped = || user_stop.load(Ordering::Relaxed);
     // One run a checkpoint: a second one would overwrite the first's saves with its own.
     let _lock = FileLock::try_new(path).map_err(|e| match e {
         LockError::Busy { path: lock } => usage(format!(
@@ -1166,8 +1200,11 @@ fn solve_checkpointed<R: OracleFor>(
     // with --bounds, lo and hi): nothing new to save unless the ranges narrow.
     let mut finished: Option<Progress> = None;
     if path.exists() {
-        let (prior, table) = match Checkpoint::read_for(path, pos) {
+        let (prior, table) = match Checkpoint::read_for_until(path, pos, &stopped) {
             Ok(x) => x,
+            Err(CheckpointError::Stopped { .. }) => {
+                return Ok(stopped_on_resume(pos, path, None, json));
+            }
             // Could not read it (permissions...): a failure, not a bad argument.
             Err(e @ CheckpointError::Io { .. }) => {
                 return Err(anyhow::Error::new(e).context("--checkpoint"))
@@ -1197,7 +1234,9 @@ fn solve_checkpointed<R: OracleFor>(
             let t = Instant::now();
             let resized = Table::try_new(c.hash_mb)
                 .map_err(|e| usage(format!("--hash {}: {e}", c.hash_mb)))?;
-            let n = resized.absorb(&table);
+            let Some(n) = resized.absorb_until(&table, &stopped) else {
+                return Ok(stopped_on_resume(pos, path, Some(prior.progress), json));
+            };
             eprintln!(
                 "checkpoint {}: --hash {}: the {n} entries of the file's table ({}, {} slots) \
                  stored into a {:.0} MB table ({}, {} slots) in {:.2} s",
@@ -1236,9 +1275,8 @@ fn solve_checkpointed<R: OracleFor>(
     // A graph small enough for the retrograde pass is solved by it, exactly as without
     // --checkpoint (`lo` and `hi` exact): there is no search to save. (A file already
     // there was checked above: a corrupt or foreign one is reported all the same.)
-    let user_stop = stop_flag();
     let t = Instant::now();
-    if let Some((sol, moves)) = try_retro(pos, &c, &|| user_stop.load(Ordering::Relaxed)) {
+    if let Some((sol, moves)) = try_retro(pos, &c, &stopped) {
         let moves = moves.filter(|_| c.analyze);
         let states = sol.nodes;
         print_solution(pos, &(sol, moves), t.elapsed().as_secs_f64(), json);

@@ -173,6 +173,30 @@ pub enum CheckpointError {
         /// The file.
         path: PathBuf,
     },
+    /// The read was stopped by its caller ([`Checkpoint::read_for_until`]); the file is
+    /// untouched.
+    #[error("{}: reading stopped before the end (the file is untouched)", path.display())]
+    Stopped {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// The payload of the I/O error by which [`Summing`] ends a read that its caller stopped.
+#[derive(Debug)]
+struct StopRead;
+
+impl std::fmt::Display for StopRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped")
+    }
+}
+
+impl std::error::Error for StopRead {}
+
+/// Whether `e` is the error by which [`Summing`] ends a stopped read.
+fn is_stop(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|x| x.is::<StopRead>())
 }
 
 /// The header of a checkpoint: what was being solved and how far it got.
@@ -213,14 +237,19 @@ pub fn key_fingerprint<R: Rules>(rules: &R, s: &R::State) -> u64 {
     h
 }
 
-/// A reader that checksums what it reads.
-struct Summing<R> {
+/// A reader that checksums what it reads, and fails every read (with a [`StopRead`]
+/// error) once `stop` answers `true`.
+struct Summing<'a, R> {
     inner: R,
     sum: Checksum,
+    stop: &'a dyn Fn() -> bool,
 }
 
-impl<R: Read> Read for Summing<R> {
+impl<R: Read> Read for Summing<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if (self.stop)() {
+            return Err(std::io::Error::other(StopRead));
+        }
         let n = self.inner.read(buf)?;
         self.sum.update(&buf[..n]);
         Ok(n)
@@ -253,9 +282,17 @@ pub fn temp_path(path: &Path) -> PathBuf {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
-    move |source| CheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
+    move |source| {
+        if is_stop(&source) {
+            CheckpointError::Stopped {
+                path: path.to_path_buf(),
+            }
+        } else {
+            CheckpointError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
     }
 }
 
@@ -371,11 +408,27 @@ impl Checkpoint {
         path: &Path,
         pos: &Position<R>,
     ) -> Result<(Checkpoint, Table), CheckpointError> {
+        Checkpoint::read_for_until(path, pos, &|| false)
+    }
+
+    /// [`Checkpoint::read_for`] that asks `stop` before every read of the file (at most
+    /// 1 MiB apart: a checkpoint of 8 GB takes a minute to read) and gives up with
+    /// [`CheckpointError::Stopped`] once it answers `true`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Checkpoint::read_for`], and [`CheckpointError::Stopped`].
+    pub fn read_for_until<R: Rules>(
+        path: &Path,
+        pos: &Position<R>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(Checkpoint, Table), CheckpointError> {
         let file = File::open(path).map_err(io_err(path))?;
         let len = file.metadata().map_err(io_err(path))?.len();
         let mut r = Summing {
             inner: BufReader::with_capacity(1 << 20, file),
             sum: Checksum::new(),
+            stop,
         };
         let truncated = |expected: u64| CheckpointError::Truncated {
             path: path.to_path_buf(),
@@ -479,10 +532,7 @@ impl Checkpoint {
             return Err(corrupt(format!("seconds {}", ck.seconds)));
         }
         let table = Table::read_from(&mut r).map_err(|source| match source {
-            TableFileError::Io(e) => CheckpointError::Io {
-                path: path.to_path_buf(),
-                source: e,
-            },
+            TableFileError::Io(e) => io_err(path)(e),
             source => CheckpointError::Table {
                 path: path.to_path_buf(),
                 source,

@@ -248,6 +248,8 @@ impl std::ops::Deref for Buckets {
 
 /// Buckets a save or load handles at once (64 KiB).
 const CHUNK_BUCKETS: usize = 1024;
+/// How often (in buckets) a walk over every entry asks whether to stop.
+const STOP_CHECK_BUCKETS: usize = 1 << 16;
 
 fn empty_bucket() -> Bucket {
     Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
@@ -470,9 +472,18 @@ impl Table {
 
     /// Calls `f(key, bad, lower, upper, best, work)` for every entry (a wide slot whose
     /// key does not hash to the bucket it sits in, torn by a concurrent store, is
-    /// skipped).
-    fn for_each_entry(&self, mut f: impl FnMut(u64, bool, Score, Score, Option<u8>, u8)) {
+    /// skipped). Asks `stop` every [`STOP_CHECK_BUCKETS`] buckets and returns `false`
+    /// as soon as it answers `true` (the entries not visited yet are left out), else
+    /// `true`.
+    fn for_each_entry(
+        &self,
+        stop: &dyn Fn() -> bool,
+        mut f: impl FnMut(u64, bool, Score, Score, Option<u8>, u8),
+    ) -> bool {
         for (i, b) in self.buckets.iter().enumerate() {
+            if i % STOP_CHECK_BUCKETS == 0 && stop() {
+                return false;
+            }
             if self.compact {
                 for s in &b.0 {
                     let w = s.load(Ordering::Relaxed);
@@ -504,6 +515,7 @@ impl Table {
                 }
             }
         }
+        true
     }
 
     /// Stores every entry of `other` into this table, with the merge and replacement
@@ -524,12 +536,31 @@ impl Table {
     /// assert_eq!(big.probe(42, true), small.probe(42, true));
     /// ```
     pub fn absorb(&self, other: &Table) -> u64 {
+        self.absorb_until(other, &|| false)
+            .expect("a move that is never stopped completes")
+    }
+
+    /// [`Table::absorb`] that asks `stop` every 65,536 buckets of `other`
+    /// (a move into a 4 GiB table takes seconds): `None` once it answers `true`
+    /// (this table then holds part of `other`), else the number of entries offered.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use giuthi::solve::tt::Table;
+    /// let small = Table::new(1);
+    /// small.store(42, true, 3, 7, Some(2), 5);
+    /// let big = Table::new(2);
+    /// assert_eq!(big.absorb_until(&small, &|| true), None);
+    /// assert_eq!(big.absorb_until(&small, &|| false), Some(1));
+    /// ```
+    pub fn absorb_until(&self, other: &Table, stop: &dyn Fn() -> bool) -> Option<u64> {
         let mut offered = 0;
-        other.for_each_entry(|key, bad, lo, hi, best, work| {
+        let done = other.for_each_entry(stop, |key, bad, lo, hi, best, work| {
             self.store(key, bad, lo, hi, best, work);
             offered += 1;
         });
-        offered
+        done.then_some(offered)
     }
 
     /// Bytes of memory the slots take (64 a bucket).
@@ -659,7 +690,9 @@ impl Table {
         }
         let table = Table::with_buckets(buckets, n, compact);
         if table.seen_on.load(Ordering::Relaxed) {
-            table.for_each_entry(|key, bad, _, _, _, _| table.mark(Table::hash(key, bad)));
+            table.for_each_entry(&|| false, |key, bad, _, _, _, _| {
+                table.mark(Table::hash(key, bad))
+            });
         }
         Ok(table)
     }

@@ -300,6 +300,29 @@ fn checkpoint_round_trip_and_no_temporary_left() {
     assert_eq!(b.len() as u64, 96 + table_bytes + 8);
 }
 
+/// A read stopped by its caller gives up with `Stopped` (at once, or part-way through the
+/// table), and the file still reads back whole afterwards.
+#[test]
+fn a_stopped_read_gives_stopped_and_leaves_the_file() {
+    let dir = temp();
+    let path = dir.path().join("ck.bin");
+    let pos: Position<Giuthi> = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6".parse().expect("valid");
+    let ck = finished_checkpoint(&pos, &path);
+    let before = std::fs::read(&path).expect("read");
+    let stopped = |e: Result<(Checkpoint, Table), CheckpointError>| {
+        matches!(e, Err(CheckpointError::Stopped { .. }))
+    };
+    assert!(stopped(Checkpoint::read_for_until(&path, &pos, &|| true)));
+    // Stopped after a few reads: within the table (the header takes 3 reads).
+    let calls = AtomicU64::new(0);
+    let later = || calls.fetch_add(1, Ordering::Relaxed) >= 5;
+    assert!(stopped(Checkpoint::read_for_until(&path, &pos, &later)));
+    assert!(calls.load(Ordering::Relaxed) > 5);
+    let (back, _) = Checkpoint::read_for_until(&path, &pos, &|| false).expect("reads");
+    assert_eq!(back, ck);
+    assert_eq!(std::fs::read(&path).expect("read"), before);
+}
+
 #[test]
 fn corrupt_foreign_or_other_position_checkpoints_are_refused() {
     let dir = temp();
@@ -626,6 +649,64 @@ fn cli_interrupted_resumed_and_rerun() {
         std::fs::metadata(&ck).expect("written").len(),
         (2 << 20) + G2X4X3.len() as u64 + 72 + 32
     );
+}
+
+/// Ctrl-C while a checkpoint is read (a minute for a file of 8 GB) stops the run
+/// cleanly: exit 130, what is proven on stdout, the file untouched and its lock removed
+/// (the session-20 fresh-user trial: the run died silently and left `FILE.lock`).
+#[test]
+fn cli_ctrl_c_while_resuming_stops_cleanly() {
+    let dir = temp();
+    let ck = dir.path().join("ck.bin");
+    let ck_arg = ck.to_str().expect("UTF-8 path");
+    // A 512 MB table: the resume reads and checksums it for a good part of a second.
+    let base = [
+        "solve",
+        G2X4X3,
+        "--threads",
+        "1",
+        "--hash",
+        "512",
+        "--json",
+        "--retro-states",
+        "0",
+        "--checkpoint",
+        ck_arg,
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--stop-after-tests", "1"]);
+    let (code, _, err) = giuthi(&args);
+    assert_eq!(code, 130, "{err}");
+    let before = std::fs::metadata(&ck).expect("written");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(base)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("giuthi runs");
+    assert!(
+        crate::common::wait_for_handler(child.id(), libc::SIGINT),
+        "no SIGINT handler within 60 s"
+    );
+    // SAFETY: a plain kill(2) of the child we spawned, which has not been waited for.
+    #[allow(unsafe_code)]
+    let r = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(r, 0);
+    let out = child.wait_with_output().expect("giuthi ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("stopped while resuming"), "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    let v = json_of(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(v["stopped"], "interrupted", "{v}");
+    let after = std::fs::metadata(&ck).expect("still there");
+    assert_eq!(after.len(), before.len());
+    assert_eq!(
+        after.modified().expect("mtime"),
+        before.modified().expect("mtime")
+    );
+    assert_eq!(temporaries(dir.path()), Vec::<String>::new());
+    assert!(!dir.path().join("ck.bin.lock").exists());
 }
 
 #[test]
