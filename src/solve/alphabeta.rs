@@ -335,8 +335,9 @@ pub struct Solver<R: Rules> {
     status: Mutex<String>,
     /// The history heuristic's table, carried from one null-window test to the next.
     history: Mutex<History>,
-    /// The driver's proven ranges (`None` before the first [`Solver::bounds`]).
-    progress: Mutex<Option<Progress>>,
+    /// The driver's proven ranges and the state they are of (`None` before the first
+    /// [`Solver::bounds`]).
+    progress: Mutex<Option<(R::State, Progress)>>,
     /// Where the next [`Solver::bounds`] starts (taken by it).
     resume: Mutex<Option<Progress>>,
     /// Driver tests left before the stop flag is raised (0: no such limit).
@@ -521,14 +522,34 @@ impl<R: Rules> Solver<R> {
     }
 
     /// The proven ranges of the running (or last) [`Solver::bounds`]; safe to call from
-    /// another thread while it runs.
+    /// another thread while it runs. Ranges proven for the same state by an earlier run
+    /// of the driver are kept: a later run that needs less (the result-first
+    /// [`Solver::settle`] of [`Solver::analyze`] after [`Solver::solve_with_bounds`])
+    /// never widens them.
     pub fn progress(&self) -> Option<Progress> {
-        self.progress.lock().ok().and_then(|g| *g)
+        self.progress.lock().ok().and_then(|g| g.map(|(_, p)| p))
     }
 
-    fn set_progress(&self, p: Progress) {
+    /// The proven ranges of `s` so far, if the driver's last state was `s`.
+    fn progress_of(&self, s: &R::State) -> Option<Progress> {
+        self.progress
+            .lock()
+            .ok()
+            .and_then(|g| g.filter(|(st, _)| st == s).map(|(_, p)| p))
+    }
+
+    /// Records `p` as proven for `s`, intersected with what was proven for `s` before.
+    fn set_progress(&self, s: &R::State, p: Progress) {
         if let Ok(mut g) = self.progress.lock() {
-            *g = Some(p);
+            let p = match *g {
+                Some((st, old)) if st == *s => Progress {
+                    lo: (p.lo.0.max(old.lo.0), p.lo.1.min(old.lo.1)),
+                    hi: (p.hi.0.max(old.hi.0), p.hi.1.min(old.hi.1)),
+                    guess: p.guess,
+                },
+                _ => p,
+            };
+            *g = Some((*s, p));
         }
     }
 
@@ -778,7 +799,10 @@ impl<R: Rules> Solver<R> {
             .ok()
             .and_then(|mut g| g.take())
             .filter(|p| p.is_consistent(seeds));
-        let p0 = resume.unwrap_or(Progress::start(seeds));
+        // Without a resume, what an earlier run proved for this state (if it was the last).
+        let p0 = resume
+            .or_else(|| self.progress_of(s))
+            .unwrap_or(Progress::start(seeds));
         let (mut lo, mut hi) = (p0.lo, p0.hi);
         if !repeat && lo.0 == lo.1 {
             hi = lo;
@@ -832,7 +856,7 @@ impl<R: Rules> Solver<R> {
             last_l = is_l;
             let (lower, upper) = if is_l { lo } else { hi };
             let x = at.unwrap_or(g).clamp(next(lower), upper);
-            self.set_progress(Progress { lo, hi, guess: x });
+            self.set_progress(s, Progress { lo, hi, guess: x });
             self.set_status(if is_l {
                 format!("lo in [{}, {}], testing {}", fmt(lo.0), fmt(lo.1), fmt(x))
             } else {
@@ -869,7 +893,7 @@ impl<R: Rules> Solver<R> {
                 lo = (lo.0, lo.1.min(upper));
             }
         }
-        self.set_progress(Progress { lo, hi, guess: g });
+        self.set_progress(s, Progress { lo, hi, guess: g });
         Ok(BoundRanges { lo, hi })
     }
 

@@ -300,6 +300,34 @@ fn checkpoint_round_trip_and_no_temporary_left() {
     assert_eq!(b.len() as u64, 96 + table_bytes + 8);
 }
 
+/// V2: `--bounds --analyze` saves the exact bounds it proved. The result-first driver
+/// that `analyze` runs on the root needs less than `solve_with_bounds` proved (here `lo`
+/// alone decides the margin) and used to overwrite the progress with its wider ranges,
+/// so the checkpoint held `hi in [+13, +inf]` (the session-20 fresh-user trial).
+#[test]
+fn v2_analyze_after_bounds_keeps_the_exact_bounds() {
+    let pos: Position<Giuthi> = "giuthi 1,1,3,1,2/1,1,1,1,1 N 5,6".parse().expect("valid");
+    let solver = Solver::new(pos.rules.clone(), opts(1));
+    solver.solve_with_bounds(&pos).expect("solved");
+    let proven = solver.progress().expect("progress");
+    assert!(proven.is_done());
+    assert_eq!((proven.lo.0, proven.hi.0), (13, giuthi::value::POS_INF));
+    let n = solver.nodes();
+    solver.analyze(&pos).expect("analyzed");
+    assert_eq!(solver.progress().expect("progress"), proven);
+    // A second bounds search of the same state starts from what is proven: no test.
+    let n2 = solver.nodes();
+    assert!(n2 > n);
+    let again = solver.bounds(&pos.state).expect("bounds");
+    assert_eq!((again.lo, again.hi), (13, giuthi::value::POS_INF));
+    assert_eq!(solver.nodes(), n2);
+    // Another state's ranges are its own.
+    let other: Position<Giuthi> = "giuthi 1,1,3,1,2/1,1,1,1,1 S 6,5".parse().expect("valid");
+    let fresh_other = fresh(&other, 1);
+    let b = solver.bounds(&other.state).expect("bounds");
+    assert_eq!(b, fresh_other.bounds().expect("exact"));
+}
+
 /// A read stopped by its caller gives up with `Stopped` (at once, or part-way through the
 /// table), and the file still reads back whole afterwards.
 #[test]
