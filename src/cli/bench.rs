@@ -134,6 +134,15 @@ pub const GIUTHI: &[Case] = &[
         POS_INF,
         4,
     ),
+    // One threshold of the driver costs 130 times another (docs/performance.md,
+    // Session 21): 60.2 M nodes before the budgeted MTD(f) tests.
+    case(
+        "2x8 threshold endgame",
+        "giuthi 2,2,1,3,0,2,1,1/1,1,0,0,0,2,1,0 S 2,1",
+        NEG_INF,
+        -7,
+        -6,
+    ),
 ];
 
 /// The heavy cases `--long` adds to `--suite giuthi`.

@@ -167,6 +167,12 @@ pub struct SolverOptions {
     /// ETC or the history heuristic. On by default; off only to compare the two paths
     /// (docs/performance.md, Session 11).
     pub lean: bool,
+    /// In games that can repeat, the least node budget of an MTD(f) test of the driver
+    /// ([`Solver::bounds`], [`Solver::settle`]; default 2^20): a test gets this many
+    /// nodes, or 16 times what the driver has searched so far if more, before it is cut
+    /// and another threshold is tried (see [`Solver::settle`], `# Method`). Values never
+    /// change; tests set it low to exercise the cut.
+    pub driver_budget_min: u64,
 }
 
 impl Default for SolverOptions {
@@ -183,6 +189,7 @@ impl Default for SolverOptions {
             defer_depth: None,
             huge_pages: true,
             lean: true,
+            driver_budget_min: DRIVER_BUDGET_MIN,
         }
     }
 }
@@ -345,6 +352,8 @@ pub struct Solver<R: Rules> {
     /// A node count (of [`Solver::nodes`]) at which the search under way gives up, for the
     /// budgeted tests of the best-move phase (`u64::MAX`: none).
     node_limit: AtomicU64,
+    /// MTD(f) tests of the driver cut by their budget ([`Solver::driver_cuts`]).
+    driver_cuts: AtomicU64,
     /// The search under way gave up at `node_limit`.
     limit_hit: AtomicBool,
     /// A node count at which the stop flag is raised ([`Solver::stop_after_nodes`]).
@@ -396,6 +405,7 @@ impl<R: Rules> Solver<R> {
             resume: Mutex::new(None),
             stop_after_tests: AtomicU64::new(0),
             node_limit: AtomicU64::new(u64::MAX),
+            driver_cuts: AtomicU64::new(0),
             limit_hit: AtomicBool::new(false),
             stop_at_nodes: AtomicU64::new(u64::MAX),
             budget_at: AtomicU64::new(u64::MAX),
@@ -481,6 +491,12 @@ impl<R: Rules> Solver<R> {
             Err(e) if hit && !e.too_deep && !self.stop.load(Ordering::Relaxed) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// How many MTD(f) tests of the driver were cut by their node budget so far (each
+    /// followed by a test at another threshold; see [`Solver::settle`], `# Method`).
+    pub fn driver_cuts(&self) -> u64 {
+        self.driver_cuts.load(Ordering::Relaxed)
     }
 
     /// Counts one answered driver test for [`Solver::stop_after_tests`].
@@ -769,6 +785,15 @@ impl<R: Rules> Solver<R> {
     /// (`lo == hi`) the value is needed exactly anyway: only game L is searched, as by
     /// [`Solver::bounds`].
     ///
+    /// In a game that can repeat, a test's cost can depend on its threshold by orders of
+    /// magnitude. So each MTD(f) test (not the tests at `t`, whose threshold is the
+    /// question) runs under a node budget, [`SolverOptions::driver_budget_min`] or 16
+    /// times the driver's nodes so far; if it is cut, a test at another threshold (the
+    /// middle of the range, or an end) gets the same budget, and if that is cut too, the
+    /// guess runs unbudgeted. Any answer is a proven bound and narrows the range; the
+    /// finished subtrees of a cut test stay in the table (docs/performance.md,
+    /// Session 21).
+    ///
     /// For the 2x6x4 start (a draw, `lo <= 0 <= hi`) this skips the search that took `lo`
     /// from 0 down to -10.
     ///
@@ -830,6 +855,11 @@ impl<R: Rules> Solver<R> {
         };
         // The threshold `t` splits the range (the test at `t` decides which side).
         let splits = |r: (Score, Score), t: Score| r.0 < t && t <= r.1;
+        // Where an MTD(f) step stands (see below): 0, the guess under a node budget;
+        // 1, cut: another threshold under the same budget; 2, cut again: the guess
+        // without a budget.
+        let mut phase = 0u8;
+        let n_start = self.nodes();
         loop {
             let lo_done = lo.0 == lo.1;
             let hi_done = hi.0 == hi.1;
@@ -855,7 +885,33 @@ impl<R: Rules> Solver<R> {
             }
             last_l = is_l;
             let (lower, upper) = if is_l { lo } else { hi };
-            let x = at.unwrap_or(g).clamp(next(lower), upper);
+            let guess_x = at.unwrap_or(g).clamp(next(lower), upper);
+            // In a game that can repeat, a test's cost can depend on its threshold by
+            // orders of magnitude (one Giuthi endgame: `hi >= -5` 59 M nodes, `hi >= -6`
+            // 452 K). So an MTD(f) step runs under a node budget; when it is cut, a test
+            // at the middle of the range (at an end, if the middle is the guess) gets the
+            // same budget, and when that is cut too, the guess runs to the end. Every
+            // answer is a proven bound, whichever threshold it came from; the finished
+            // subtrees of a cut test stay in the table.
+            let mid_x = (at.is_none() && repeat)
+                .then(|| {
+                    // The middle, or an end when the middle is the guess.
+                    let (a, b) = (next(lower).max(-seeds), upper.min(seeds));
+                    let m = a + (b - a + 1) / 2;
+                    let other = if m != guess_x {
+                        m
+                    } else if a != guess_x {
+                        a
+                    } else {
+                        b
+                    };
+                    (a < b && other != guess_x).then_some(other)
+                })
+                .flatten();
+            let x = match mid_x {
+                Some(m) if phase == 1 => m,
+                _ => guess_x,
+            };
             self.set_progress(s, Progress { lo, hi, guess: x });
             self.set_status(if is_l {
                 format!("lo in [{}, {}], testing {}", fmt(lo.0), fmt(lo.1), fmt(x))
@@ -869,7 +925,26 @@ impl<R: Rules> Solver<R> {
                 )
             });
             let bad = if is_l { mover } else { mover.opponent() };
-            let (lower, upper) = match self.test_node(&[], s, x, bad) {
+            let budget = self.opts.driver_budget_min.max(
+                self.nodes()
+                    .saturating_sub(n_start)
+                    .saturating_mul(DRIVER_BUDGET_FACTOR),
+            );
+            let answer = if mid_x.is_some() && phase < 2 {
+                match self.within(budget, || self.test_node(&[], s, x, bad)) {
+                    Some(Some(r)) => Some(r),
+                    Some(None) => {
+                        self.driver_cuts.fetch_add(1, Ordering::Relaxed);
+                        phase += 1;
+                        continue;
+                    }
+                    None => None,
+                }
+            } else {
+                self.test_node(&[], s, x, bad)
+            };
+            phase = 0;
+            let (lower, upper) = match answer {
                 Some((true, v)) => {
                     let l = up(v.clamp(x, upper));
                     g = l;
@@ -1508,6 +1583,13 @@ impl<R: Rules> Solver<R> {
         Some(line)
     }
 }
+
+/// The default of [`SolverOptions::driver_budget_min`].
+const DRIVER_BUDGET_MIN: u64 = 1 << 20;
+
+/// The budget of an MTD(f) test of the driver, as a multiple of the nodes the driver
+/// has searched so far (at least [`DRIVER_BUDGET_MIN`]).
+const DRIVER_BUDGET_FACTOR: u64 = 16;
 
 /// The first node budget of [`Solver::moves_reaching`] (doubled each round). Below the
 /// 4,096 nodes between two looks at the limit it would mean nothing.

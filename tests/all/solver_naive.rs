@@ -6,6 +6,7 @@ use giuthi::rules::giuthi::{Chain, End, Giuthi, GiuthiState, Origin, Variant};
 use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::naive_solve;
+use giuthi::value::NEG_INF;
 use giuthi::{BySide, Position, Side};
 use std::collections::HashMap;
 
@@ -422,6 +423,58 @@ fn g10_small_stack_is_never_overflowed() {
         .expect("solved with the default caps");
     assert_eq!((sol.ranges.lo, sol.margin), ((6, 6), 4));
     assert_eq!(replay_pv(&pos, &sol), sol.margin);
+}
+
+/// Two endgames whose driver stalled on one threshold (the session-20 fresh-user trial
+/// and this session's sample of 48 random 2x6 to 2x8 endgames): the result-first solve
+/// of the first spent 59.4 M of its 60.2 M nodes on the test `hi >= -5` (`hi >= -6`, as
+/// good, costs 0.45 M), and `solve_with_bounds` of the second took 740 M nodes.
+/// With the budgeted MTD(f) tests (`Solver::settle`, `# Method`) they take 7.6 M and
+/// 2.0 M nodes; each must finish within 20 M, with the values of the other driver and
+/// of the retrograde pass (`giuthi solve --bounds`, by default).
+#[test]
+fn v3_driver_does_not_stall_on_one_threshold() {
+    let budget = 20_000_000;
+    let solver = |pos: &Position<Giuthi>| {
+        Solver::new(pos.rules.clone(), SolverOptions::default())
+            .with_stop(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                false,
+            )))
+            .stop_after_nodes(budget)
+    };
+    let first: Position<Giuthi> = "giuthi 2,2,1,3,0,2,1,1/1,1,0,0,0,2,1,0 S 2,1"
+        .parse()
+        .expect("position");
+    let sol = solver(&first)
+        .solve(&first)
+        .expect("solved within the node budget");
+    assert_eq!(sol.margin, -6);
+    assert_eq!(sol.ranges.hi, (-7, -7));
+    assert_eq!(replay_pv(&first, &sol), -6);
+    let second: Position<Giuthi> = "giuthi 0,1,0,1,0,0,2,1/2,1,0,0,3,0,0,1 N 5,6"
+        .parse()
+        .expect("position");
+    let sol = solver(&second)
+        .solve_with_bounds(&second)
+        .expect("solved within the node budget");
+    assert_eq!(
+        sol.bounds(),
+        Some(giuthi::Bounds {
+            lo: NEG_INF,
+            hi: -12
+        })
+    );
+    assert_eq!(sol.margin, -11);
+    assert_eq!(replay_pv(&second, &sol), -11);
+    // The other driver agrees on both.
+    assert_eq!(
+        solver(&first)
+            .solve_with_bounds(&first)
+            .expect("solved")
+            .margin,
+        -6
+    );
+    assert_eq!(solver(&second).solve(&second).expect("solved").margin, -11);
 }
 
 /// Issue 12, part 2: the best-move phase never stalls where the value is proven. In this
