@@ -583,24 +583,12 @@ fn analyze_and_bestmove_stopped_by_sigint_say_so_in_json() {
     // `bestmove` when the search got faster (CI of session 14).
     let pos = "giuthi 6,6,6,6,6,6/6,6,6,6,6,6 S 0,0";
     for cmd in ["analyze", "bestmove"] {
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
-            .args([cmd, pos, "--threads", "1", "--json", "--quiet"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("giuthi runs");
-        // Ctrl-C once the handler is in (a loaded machine may start the child late) and
-        // the heuristic search has had time for its first depths.
-        assert!(
-            crate::common::wait_for_handler(child.id(), libc::SIGINT),
-            "{cmd}: no SIGINT handler within 60 s"
+        // Ctrl-C once the heuristic search has had time for its first depths.
+        let out = crate::common::run_cli_signalled(
+            &[cmd, pos, "--threads", "1", "--json", "--quiet"],
+            libc::SIGINT,
+            std::time::Duration::from_millis(1500),
         );
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        // SAFETY: a plain kill(2) of the child we spawned, which has not been waited for.
-        #[allow(unsafe_code)]
-        let r = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-        assert_eq!(r, 0);
-        let out = child.wait_with_output().expect("giuthi ends");
         assert_eq!(out.status.code(), Some(130), "{cmd}: {out:?}");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let v: Value = serde_json::from_str(stdout.lines().last().expect("a line"))

@@ -588,6 +588,23 @@ fn run_nodes(stderr: &str) -> u64 {
         .expect("nodes")
 }
 
+/// `solve G2X4X3` by the search alone, one thread, `--json`, a table of `hash` MB. (The
+/// retrograde pass is off: this position's graph, 10,330,259 states, is under the
+/// default cap since session 12, and a position the pass solves writes no checkpoint.)
+fn search_args(hash: &'static str) -> Vec<&'static str> {
+    vec![
+        "solve",
+        G2X4X3,
+        "--threads",
+        "1",
+        "--hash",
+        hash,
+        "--json",
+        "--retro-states",
+        "0",
+    ]
+}
+
 fn json_of(stdout: &str) -> serde_json::Value {
     serde_json::from_str(stdout.trim()).expect("solve --json prints JSON")
 }
@@ -597,20 +614,7 @@ fn cli_interrupted_resumed_and_rerun() {
     let dir = temp();
     let ck = dir.path().join("ck.bin");
     let ck_arg = ck.to_str().expect("UTF-8 path");
-    // The search alone (`--retro-states 0`): this position's graph, 10,330,259 states, is
-    // under the default cap since session 12, and a position the pass solves writes no
-    // checkpoint.
-    let base = [
-        "solve",
-        G2X4X3,
-        "--threads",
-        "1",
-        "--hash",
-        "8",
-        "--json",
-        "--retro-states",
-        "0",
-    ];
+    let base = search_args("8");
     let (code, fresh_out, _) = giuthi(&base);
     assert_eq!(code, 0);
     let want = json_of(&fresh_out);
@@ -688,39 +692,14 @@ fn cli_ctrl_c_while_resuming_stops_cleanly() {
     let ck = dir.path().join("ck.bin");
     let ck_arg = ck.to_str().expect("UTF-8 path");
     // A 512 MB table: the resume reads and checksums it for a good part of a second.
-    let base = [
-        "solve",
-        G2X4X3,
-        "--threads",
-        "1",
-        "--hash",
-        "512",
-        "--json",
-        "--retro-states",
-        "0",
-        "--checkpoint",
-        ck_arg,
-    ];
+    let mut base = search_args("512");
+    base.extend(["--checkpoint", ck_arg]);
     let mut args = base.to_vec();
     args.extend(["--stop-after-tests", "1"]);
     let (code, _, err) = giuthi(&args);
     assert_eq!(code, 130, "{err}");
     let before = std::fs::metadata(&ck).expect("written");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
-        .args(base)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("giuthi runs");
-    assert!(
-        crate::common::wait_for_handler(child.id(), libc::SIGINT),
-        "no SIGINT handler within 60 s"
-    );
-    // SAFETY: a plain kill(2) of the child we spawned, which has not been waited for.
-    #[allow(unsafe_code)]
-    let r = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert_eq!(r, 0);
-    let out = child.wait_with_output().expect("giuthi ends");
+    let out = crate::common::run_cli_signalled(&base, libc::SIGINT, std::time::Duration::ZERO);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("stopped while resuming"), "{err}");

@@ -200,6 +200,32 @@ pub fn wait_for_handler(pid: u32, sig: i32) -> bool {
     false
 }
 
+/// Runs the binary with `args`, sends it `sig` once its handler is in (a loaded machine
+/// may start the child late: [`wait_for_handler`]) and `delay` has passed, and returns
+/// its output.
+pub fn run_cli_signalled(
+    args: &[&str],
+    sig: i32,
+    delay: std::time::Duration,
+) -> std::process::Output {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_giuthi"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("giuthi runs");
+    assert!(
+        wait_for_handler(child.id(), sig),
+        "{args:?}: no handler of signal {sig} within 60 s"
+    );
+    std::thread::sleep(delay);
+    // SAFETY: a plain kill(2) of the child we spawned, which has not been waited for.
+    #[allow(unsafe_code)]
+    let r = unsafe { libc::kill(child.id() as libc::pid_t, sig) };
+    assert_eq!(r, 0);
+    child.wait_with_output().expect("giuthi ends")
+}
+
 /// A solver with a compact transposition table (4 GiB: 8-byte slots, src/solve/tt.rs) on
 /// 4 KB pages, so a test makes only the pages it touches.
 pub fn compact_solver<R: Rules>(rules: &R) -> giuthi::solve::alphabeta::Solver<R> {
