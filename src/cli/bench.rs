@@ -135,7 +135,7 @@ pub const GIUTHI: &[Case] = &[
         4,
     ),
     // One threshold of the driver costs 130 times another (docs/performance.md,
-    // Session 21): 60.2 M nodes before the budgeted MTD(f) tests.
+    // Session 21): 59.8 M nodes before the budgeted MTD(f) tests.
     case(
         "2x8 threshold endgame",
         "giuthi 2,2,1,3,0,2,1,1/1,1,0,0,0,2,1,0 S 2,1",

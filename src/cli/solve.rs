@@ -1134,7 +1134,8 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
 
 /// Reports a run stopped (Ctrl-C, SIGTERM) while it read its checkpoint or moved the
 /// file's table into a table of another size, before any search: what the file proves
-/// (`prior`, when its header was read; else nothing) as [`report_solve_stop`] gives it,
+/// (`prior`, when it was read; else what holds of any position) as [`report_solve_stop`]
+/// gives it,
 /// and that the file is untouched. Returns the exit code, 130.
 fn stopped_on_resume<R: Rules>(
     pos: &Position<R>,
@@ -1142,12 +1143,10 @@ fn stopped_on_resume<R: Rules>(
     prior: Option<Progress>,
     json: bool,
 ) -> i32 {
-    let open = Progress {
-        lo: (NEG_INF, POS_INF),
-        hi: (NEG_INF, POS_INF),
-        guess: 0,
-    };
-    let p = prior.unwrap_or(open);
+    // Nothing read: what holds of any position (a search stopped at once says the same).
+    let p = prior.unwrap_or(Progress::start(
+        pos.rules.seeds_on_board(&pos.state) as Score
+    ));
     let e = Interrupted {
         lo: p.lo,
         hi: p.hi,

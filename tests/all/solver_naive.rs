@@ -427,7 +427,7 @@ fn g10_small_stack_is_never_overflowed() {
 
 /// Two endgames whose driver stalled on one threshold (the session-20 fresh-user trial
 /// and this session's sample of 48 random 2x6 to 2x8 endgames): the result-first solve
-/// of the first spent 59.4 M of its 60.2 M nodes on the test `hi >= -5` (`hi >= -6`, as
+/// of the first spent 59.4 M of its 59.8 M nodes on the test `hi >= -5` (`hi >= -6`, as
 /// good, costs 0.45 M), and `solve_with_bounds` of the second took 740 M nodes.
 /// With the budgeted MTD(f) tests (`Solver::settle`, `# Method`) they take 7.6 M and
 /// 2.0 M nodes; each must finish within 20 M, with the values of the other driver and
