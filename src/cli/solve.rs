@@ -1135,8 +1135,7 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
 /// Reports a run stopped (Ctrl-C, SIGTERM) while it read its checkpoint or moved the
 /// file's table into a table of another size, before any search: what the file proves
 /// (`prior`, when it was read; else what holds of any position) as [`report_solve_stop`]
-/// gives it,
-/// and that the file is untouched. Returns the exit code, 130.
+/// gives it, and that the file is untouched. Returns the exit code, 130.
 fn stopped_on_resume<R: Rules>(
     pos: &Position<R>,
     path: &Path,
