@@ -61,6 +61,12 @@ const CALLER_STACK_BYTES: usize = 1 << 20;
 /// No repetition in the proof.
 const NO_REP: u32 = u32::MAX;
 
+/// The history game's table ([`Solver::history_table`]) is this fraction of the main one.
+const HIST_TABLE_DIVISOR: u64 = 16;
+
+/// The largest history game's table, in MB.
+const HIST_TABLE_MAX_MB: u64 = 256;
+
 /// The sort key of a child deferred by the first pass of the children loop
 /// ([`Worker::skip_now`]).
 const DEFERRED: i64 = i64::MIN;
@@ -77,6 +83,10 @@ struct Res {
     /// The proof met a path cut at the ply cap (see [`SolverOptions::max_ply`]): the
     /// answer holds in the capped game only, so it is a fact in one direction only.
     capped: bool,
+    /// The proof met a state of the history (a played state, strict mode): the answer
+    /// holds in the game with that history only (its table, [`Solver::history_table`]),
+    /// and positionally in one direction only. Such a hit is not counted in `rep`.
+    hist: bool,
 }
 
 impl Res {
@@ -88,6 +98,7 @@ impl Res {
             v,
             rep: NO_REP,
             capped: false,
+            hist: false,
         })
     }
 }
@@ -173,6 +184,10 @@ pub struct SolverOptions {
     /// and another threshold is tried (see [`Solver::settle`], `# Method`). Values never
     /// change; tests set it low to exercise the cut.
     pub driver_budget_min: u64,
+    /// In games that can repeat, keep what the strict searches with a history prove in a
+    /// table of that history's game ([`Solver::history_table`]; on by default). Values
+    /// never change; off only to compare (docs/performance.md, Session 22).
+    pub history_table: bool,
 }
 
 impl Default for SolverOptions {
@@ -190,6 +205,7 @@ impl Default for SolverOptions {
             huge_pages: true,
             lean: true,
             driver_budget_min: DRIVER_BUDGET_MIN,
+            history_table: true,
         }
     }
 }
@@ -373,7 +389,13 @@ pub struct Solver<R: Rules> {
     busy: BusyTable,
     /// Children deferred by the threads' first passes (statistics, [`Solver::deferrals`]).
     deferrals: AtomicU64,
+    /// The history game's table and its history ([`Solver::history_table`]).
+    hist_tt: Mutex<Option<HistoryTable<R>>>,
 }
+
+/// The played states of a history and the table of their game
+/// ([`Solver::history_table`]).
+type HistoryTable<R> = (Vec<<R as Rules>::State>, Arc<Table>);
 
 /// History heuristic scores by side and [`Rules::history_slot`]: how much search the
 /// move's cutoffs saved so far (move ordering only).
@@ -415,6 +437,7 @@ impl<R: Rules> Solver<R> {
             deepened: AtomicU64::new(0),
             busy: BusyTable::new(),
             deferrals: AtomicU64::new(0),
+            hist_tt: Mutex::new(None),
             opts,
         }
     }
@@ -597,9 +620,46 @@ impl<R: Rules> Solver<R> {
         self.status.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
-    /// Empties the transposition table.
+    /// Empties the transposition table (and drops the history game's table).
     pub fn clear(&self) {
         self.tt.clear();
+        if let Ok(mut h) = self.hist_tt.lock() {
+            *h = None;
+        }
+    }
+
+    /// The table of the game whose played states are `history` (the tests of root moves,
+    /// V4, and of the principal variation's moves), shared by the strict searches with
+    /// that history: its entries are bounds on values in that game (a played state ends
+    /// it as a repetition), so unlike positional entries they answer both ways there
+    /// (docs/solver.md, Best moves). Emptied when the history changes; a fresh table when
+    /// another search still holds the old one. [`HIST_TABLE_DIVISOR`] of the main table,
+    /// between 1 and [`HIST_TABLE_MAX_MB`] MB, on 4 KB pages. `None` when it cannot be
+    /// allocated (strict mode then uses positional bounds one way only, as before).
+    fn history_table(&self, history: &[R::State]) -> Option<Arc<Table>> {
+        let mut slot = self.hist_tt.lock().ok()?;
+        if let Some((h, t)) = slot.as_ref() {
+            if h.as_slice() == history {
+                return Some(Arc::clone(t));
+            }
+        }
+        let reuse = slot
+            .take()
+            .map(|(_, t)| t)
+            .filter(|t| Arc::strong_count(t) == 1);
+        let t = match reuse {
+            Some(t) => {
+                t.clear();
+                t
+            }
+            None => {
+                let mb = ((self.tt.size_bytes() / HIST_TABLE_DIVISOR) >> 20)
+                    .clamp(1, HIST_TABLE_MAX_MB) as usize;
+                Arc::new(Table::try_new_paged(mb, false).ok()?)
+            }
+        };
+        *slot = Some((history.to_vec(), Arc::clone(&t)));
+        Some(t)
     }
 
     fn set_status(&self, s: String) {
@@ -630,13 +690,19 @@ impl<R: Rules> Solver<R> {
             return None;
         }
         let threads = self.opts.threads.max(1);
+        let hist_tt = if self.opts.history_table && !history.is_empty() && self.rules.can_repeat() {
+            self.history_table(history)
+        } else {
+            None
+        };
+        let hist_tt = hist_tt.as_deref();
         let done = AtomicBool::new(false);
         let answer: Mutex<Option<(bool, Score, bool)>> = Mutex::new(None);
         std::thread::scope(|scope| {
             for id in 0..threads {
                 let (done, answer) = (&done, &answer);
                 let work = move |stack_bytes: usize| {
-                    let mut w = Worker::new(self, id, history, done);
+                    let mut w = Worker::new(self, id, history, hist_tt, done);
                     w.cap = cap;
                     w.optimistic = optimistic;
                     w.stack_room = stack_bytes.saturating_sub(STACK_SPARE);
@@ -1635,6 +1701,8 @@ struct Worker<'a, R: Rules> {
     strict: bool,
     /// Seeds on the board in the last history state (the fewest of the history).
     history_seeds: u32,
+    /// Strict mode: the table of the game with this history ([`Solver::history_table`]).
+    hist_tt: Option<&'a Table>,
     /// Path cap: a node this many plies below the test's root is cut.
     cap: usize,
     /// Address of a local of [`Worker::job`]: where this worker's search frames start.
@@ -1669,7 +1737,13 @@ struct Worker<'a, R: Rules> {
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
-    fn new(solver: &'a Solver<R>, id: usize, history: &[R::State], done: &'a AtomicBool) -> Self {
+    fn new(
+        solver: &'a Solver<R>,
+        id: usize,
+        history: &[R::State],
+        hist_tt: Option<&'a Table>,
+        done: &'a AtomicBool,
+    ) -> Self {
         let rules = &solver.rules;
         let base = history.len();
         let mut w = Worker {
@@ -1692,6 +1766,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             // Without repetitions a history cannot come back: positional values are exact.
             strict: !history.is_empty() && rules.can_repeat(),
             history_seeds: history.last().map_or(0, |s| rules.seeds_on_board(s)),
+            hist_tt,
             cap: usize::MAX,
             stack_top: 0,
             stack_room: usize::MAX,
@@ -2016,11 +2091,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         };
         if let Some(p) = repeated {
             let v = if mover_bad { NEG_INF } else { POS_INF };
+            // A played state is a terminal of the history game: `hist`, not `rep`.
+            let hist = (p as usize) < self.base;
             return Some(Res {
                 ok: v >= x,
                 v,
-                rep: p,
+                rep: if hist { NO_REP } else { p },
                 capped: false,
+                hist,
             });
         }
         // Seeds never increase: a history state with more seeds than this node cannot come
@@ -2052,6 +2130,17 @@ impl<'a, R: Rules> Worker<'a, R> {
                 return no(e.upper);
             }
             tt_move = e.best;
+        }
+        // Strict mode: the table of this history's game answers both ways.
+        let hist_tt = if strict { self.hist_tt } else { None };
+        if let Some(e) = hist_tt.and_then(|t| t.probe(key, mover_bad)) {
+            if e.lower >= x {
+                return yes(e.lower);
+            }
+            if e.upper < x {
+                return no(e.upper);
+            }
+            tt_move = e.best.or(tt_move);
         }
         let depth = ply - self.base;
         if self.kids.len() <= depth {
@@ -2094,6 +2183,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 v,
                 rep: NO_REP,
                 capped: true,
+                hist: false,
             });
         }
         // Move ordering: the table's move, then the scheme's order (`order.rs`). Every
@@ -2188,6 +2278,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut rep = NO_REP;
         let mut capped = false;
+        let mut hist = false;
         let mut ok = false;
         // Fail-low: the largest upper bound of the moves; fail-high: the proving bound.
         let mut v = NEG_INF;
@@ -2238,11 +2329,13 @@ impl<'a, R: Rules> Worker<'a, R> {
                     ok = true;
                     rep = r.rep;
                     capped = r.capped;
+                    hist = r.hist;
                     best = Some(i);
                     v = pv;
-                    if let (true, Some(slot)) =
-                        (history && r.rep as usize > ply, rules.history_slot(&c.mv))
-                    {
+                    if let (true, Some(slot)) = (
+                        history && r.rep as usize > ply && !r.hist,
+                        rules.history_slot(&c.mv),
+                    ) {
                         // Weighted by the square of the work (log2 of the nodes) of the cutoff;
                         // not for cutoffs by a repetition of the path (they say nothing about
                         // the move elsewhere).
@@ -2263,6 +2356,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 v = v.max(pv);
                 rep = rep.min(r.rep);
                 capped |= r.capped;
+                hist |= r.hist;
             }
         }
         self.kids[depth] = kids;
@@ -2282,23 +2376,37 @@ impl<'a, R: Rules> Worker<'a, R> {
         // path above this node and cut nodes scored against the bad side are extra
         // terminals against it: a success of the bad side and a failure of the other side
         // still hold without them. Cut nodes scored for the bad side allow the other two.
-        let against = rep < ply as u32 || (capped && !self.optimistic);
+        // Played states met by the proof (`hist`) are such terminals for the positional
+        // value too; in the history game's own table they are the game's terminals.
         let for_bad = capped && self.optimistic;
-        let keep = match (against, for_bad) {
+        let keep = |against: bool| match (against, for_bad) {
             (false, false) => true,
             (true, false) => ok == mover_bad,
             (false, true) => ok != mover_bad,
             (true, true) => false,
         };
-        if keep {
-            let work = work_of(self.nodes - nodes0);
+        let against_here = rep < ply as u32 || (capped && !self.optimistic);
+        let work = work_of(self.nodes - nodes0);
+        let store = |t: &Table| {
             if ok {
-                self.solver.tt.store(key, mover_bad, v, POS_INF, best, work);
+                t.store(key, mover_bad, v, POS_INF, best, work);
             } else {
-                self.solver.tt.store(key, mover_bad, NEG_INF, v, None, work);
+                t.store(key, mover_bad, NEG_INF, v, None, work);
             }
+        };
+        if keep(against_here || hist) {
+            store(&self.solver.tt);
         }
-        Some(Res { ok, v, rep, capped })
+        if let (Some(t), true) = (hist_tt, keep(against_here)) {
+            store(t);
+        }
+        Some(Res {
+            ok,
+            v,
+            rep,
+            capped,
+            hist,
+        })
     }
 }
 
@@ -2436,7 +2544,7 @@ mod tests {
         let rules = Kalah::new(6).expect("board");
         let solver = Solver::new(rules.clone(), SolverOptions::default());
         let done = AtomicBool::new(false);
-        let mut w = Worker::new(&solver, 0, &[], &done);
+        let mut w = Worker::new(&solver, 0, &[], None, &done);
         // 50,000 distinct boards of one seed layer (20 seeds on 2x6), in rank order.
         let ranker = crate::index::Ranker::new(12, 20);
         let mut pushed = Vec::new();

@@ -207,6 +207,54 @@ fn v4_analyze_fresh_and_after_solve_equal_naive_move_values() {
     }
 }
 
+/// V4 with the history game's table and without it (`SolverOptions::history_table`):
+/// the best moves, the PV and every move's value equal the naive solver's on random 2x4
+/// and 2x5 positions of every variant, and the table saves nodes overall (one thread:
+/// the counts are deterministic).
+#[test]
+fn v4_history_table_on_and_off_equal_naive() {
+    let mut rng = Rng(0x22_2212);
+    let all = variants();
+    let (mut done, mut with, mut without, mut fewer) = (0, 0u64, 0u64, 0);
+    while done < 100 {
+        let variant = all[rng.below(all.len() as u64) as usize];
+        let rules = Giuthi::new(4 + rng.below(2) as usize, variant).expect("board");
+        let pos = random_position(&mut rng, &rules);
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let mut nodes = [0u64; 2];
+        for (i, on) in [true, false].into_iter().enumerate() {
+            let solver = Solver::new(
+                rules.clone(),
+                SolverOptions {
+                    history_table: on,
+                    ..SolverOptions::default()
+                },
+            );
+            let sol = solver.solve(&pos).expect("not interrupted");
+            assert_eq!(
+                sol.best_moves,
+                naive.best_moves(),
+                "{pos} ({on}): best moves"
+            );
+            assert_eq!(replay_pv(&pos, &sol), sol.margin, "{pos} ({on}): pv");
+            let values = solver.analyze(&pos).expect("not interrupted");
+            assert_eq!(values, naive.moves, "{pos} ({on}): move values");
+            nodes[i] = solver.nodes();
+        }
+        with += nodes[0];
+        without += nodes[1];
+        fewer += usize::from(nodes[0] < nodes[1]);
+        done += 1;
+    }
+    eprintln!("history table: {with} nodes, without: {without}; fewer in {fewer} of {done}");
+    assert!(
+        with < without,
+        "{with} nodes with the table, {without} without"
+    );
+}
+
 #[test]
 fn v3_two_threads_equal_one_thread() {
     let mut rng = Rng(99);

@@ -230,6 +230,7 @@ impl<R: Rules> Worker<'_, R> {
             v,
             rep: NO_REP,
             capped,
+            hist: false,
         })
     }
 
@@ -285,6 +286,7 @@ impl<R: Rules> Worker<'_, R> {
                         v: cv,
                         rep: NO_REP,
                         capped: false,
+                        hist: false,
                     }
                 }),
             };
