@@ -26,9 +26,10 @@ pub struct AnytimeArgs {
     /// the search goes on until the answer is exact (Ctrl-C: the best move so far).
     #[arg(long, value_name = "SECONDS", value_parser = movetime, allow_negative_numbers = true)]
     pub movetime: Option<Duration>,
-    /// The share of --movetime given to the exact solver first, 0 to 1.
+    /// The share of --movetime given to the exact solver first, 0 to 1 (only with
+    /// --movetime).
     #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_EXACT_SHARE,
-          value_parser = share)]
+          value_parser = share, requires = "movetime")]
     pub exact_share: f64,
     /// Evaluation weights in hundredths of a seed: row,capture,mobility,reach,special
     /// (default: the game's tuned weights; docs/anytime.md).

@@ -47,9 +47,7 @@ pub fn read_position(arg: &str) -> anyhow::Result<AnyPosition> {
     };
     let path = Path::new(arg);
     if !arg.is_empty() && path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading position file {}", path.display()))?;
-        let text = without_bom(text);
+        let text = read_text(path, "position file")?;
         let (no, line) = text
             .lines()
             .map(str::trim)
@@ -107,9 +105,31 @@ pub fn read_named_file(what: &str, path: &Path) -> anyhow::Result<String> {
     if !path.exists() {
         return Err(usage(format!("{what} {}: no such file", path.display())));
     }
-    std::fs::read_to_string(path)
-        .map(without_bom)
-        .with_context(|| format!("{what} {}: cannot read it", path.display()))
+    read_text(path, what)
+}
+
+/// The text of the file at `path`, without a leading byte-order mark ([`without_bom`]).
+///
+/// # Errors
+///
+/// An I/O error (exit 1) when the file cannot be read, naming it after `context` (what
+/// the file is, for the message: `"FILE"`, `"positions file"`); a
+/// usage error (exit 2) naming the file and the line when its bytes are not UTF-8 text
+/// (a binary file given as positions, say).
+pub fn read_text(path: &Path, context: &str) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("{context} {}: cannot read it", path.display()))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(without_bom(text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+            Err(usage(format!(
+                "{}:{line}: not UTF-8 text (positions and records are plain text files)",
+                path.display()
+            )))
+        }
+    }
 }
 
 /// The text of a file without a leading UTF-8 byte-order mark (U+FEFF, as Windows

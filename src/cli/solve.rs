@@ -176,6 +176,20 @@ impl SearchArgs {
             }
         }
         super::common::note_hash_rounding(self.hash);
+        if let (Some(mb), Some(avail)) = (self.hash, available_memory()) {
+            // The table's pages are committed as the search fills them: a table larger
+            // than the memory available is allowed, but said.
+            let bytes = Table::bytes_for_mb(mb as usize);
+            if bytes > avail {
+                eprintln!(
+                    "note: --hash {mb}: the table ({} MB) is larger than the memory available \
+                     now ({} MB); the system may stop the search once the table fills it \
+                     (a smaller --hash is safe)",
+                    bytes >> 20,
+                    avail >> 20
+                );
+            }
+        }
         Ok(Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
             hash_mb: self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize),
@@ -917,9 +931,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             path.display()
         )));
     }
-    let text = super::common::without_bom(
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
-    );
+    let text = super::common::read_text(path, "positions file")?;
     if text
         .lines()
         .map(str::trim)

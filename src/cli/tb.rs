@@ -158,7 +158,7 @@ pub struct StatsArgs {
 pub struct VerifyArgs {
     /// The tablebase folder.
     dir: PathBuf,
-    /// Entries re-derived per layer.
+    /// Entries re-derived per layer (0: the checksums only).
     #[arg(long, default_value_t = 10_000, value_parser = super::common::whole::<u64>(0, u64::MAX))]
     samples: u64,
     /// Re-derive every entry.
@@ -309,6 +309,12 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
     let reports =
         match a.game.as_str() {
             "giuthi" => {
+                if a.fixpoint {
+                    return Err(usage(
+                        "--fixpoint: Giuthi's layers are always solved by the fixpoint sweeps \
+                         (the option is Kalah's second method)",
+                    ));
+                }
                 let v: Variant = a
                     .variant
                     .parse()
@@ -319,6 +325,12 @@ fn run_gen(a: GenArgs) -> anyhow::Result<i32> {
             "kalah" => {
                 if !a.variant.is_empty() {
                     return Err(usage("--variant: kalah has no variants"));
+                }
+                if a.no_mirror {
+                    return Err(usage(
+                        "--no-mirror: kalah has no mirror symmetry to skip work by (the option \
+                         is Giuthi's)",
+                    ));
                 }
                 let k = Kalah::new(a.pits).map_err(|e| pits_error(a.pits, e))?;
                 generate_on(&k, &a.out, a.max_seeds, &opts, &*cluster, &mut on_layer)

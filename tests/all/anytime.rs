@@ -228,6 +228,20 @@ fn bad_movetime_is_a_usage_error_naming_the_option() {
     );
 }
 
+/// `--exact-share` shares out `--movetime`: without it, a usage error naming both.
+#[test]
+fn exact_share_without_movetime_is_a_usage_error() {
+    for cmd in ["bestmove", "analyze"] {
+        let (code, _, stderr) =
+            giuthi(&[cmd, "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--exact-share", "0.5"]);
+        assert_eq!(code, 2, "{cmd}: {stderr}");
+        assert!(
+            stderr.contains("--movetime") && stderr.contains("--exact-share"),
+            "{stderr}"
+        );
+    }
+}
+
 /// `match`: the cutechess-style summary, both colours of every opening, and JSON.
 #[test]
 fn match_prints_wins_draws_losses_and_elo() {

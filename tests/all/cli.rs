@@ -1070,3 +1070,39 @@ fn negative_whole_numbers_name_the_option_and_range() {
         assert!(!err.contains("invalid digit"), "{args:?}: {err}");
     }
 }
+
+/// A file that is not UTF-8 text, given as a position or a file of positions (or to
+/// `plot`), is bad input: exit 2, naming the file and the line of the first bad byte.
+#[test]
+fn a_binary_positions_file_is_a_usage_error_naming_its_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("bin.txt");
+    std::fs::write(&first, b"\xff\xfe").expect("written");
+    let second = dir.path().join("second.txt");
+    std::fs::write(&second, b"giuthi 1,0,0,0/1,3,0,0 S 0,2\n\xff\n").expect("written");
+    let svg = dir.path().join("out.svg");
+    for (args, at) in [
+        (
+            vec!["solve", first.to_str().unwrap()],
+            format!("{}:1:", first.display()),
+        ),
+        (
+            vec!["solve", second.to_str().unwrap()],
+            format!("{}:2:", second.display()),
+        ),
+        (
+            vec![
+                "plot",
+                first.to_str().unwrap(),
+                "--out",
+                svg.to_str().unwrap(),
+            ],
+            format!("{}:1:", first.display()),
+        ),
+    ] {
+        let (code, _, err) = giuthi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&at) && err.contains("not UTF-8"), "{err}");
+    }
+    assert!(!svg.exists());
+}

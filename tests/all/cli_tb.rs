@@ -156,6 +156,35 @@ fn tb_verify_passes_then_fails_on_a_corrupt_file() {
     assert!(out.contains("giuthi-n4-s005.tb"), "{out}");
 }
 
+/// Options that do nothing for the game asked for are refused, naming the option, before
+/// any file is made: `--no-mirror` for Kalah (no mirror symmetry), `--fixpoint` for Giuthi
+/// (always the fixpoint sweeps).
+#[test]
+fn tb_gen_refuses_options_the_game_ignores() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let d = out.to_str().unwrap();
+    for (game, flag) in [("kalah", "--no-mirror"), ("giuthi", "--fixpoint")] {
+        let o = giuthi(&[
+            "tb",
+            "gen",
+            "--game",
+            game,
+            "--pits",
+            "3",
+            "--max-seeds",
+            "3",
+            "--out",
+            d,
+            flag,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{game} {flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("error: {flag}:")), "{err}");
+        assert!(!out.exists(), "{game} {flag}: {d} was made");
+    }
+}
+
 #[test]
 fn tb_gen_usage_errors_and_memory_refusal() {
     let dir = tempfile::tempdir().unwrap();
