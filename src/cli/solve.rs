@@ -662,14 +662,12 @@ pub(super) fn try_retro<R: Rules>(
     Some((sol, Some(moves)))
 }
 
-fn solve_generic<R: OracleFor>(
-    pos: &Position<R>,
-    c: &Common,
-) -> anyhow::Result<Result<(Solved<R>, f64), Interrupted>> {
+fn solve_generic<R: OracleFor>(pos: &Position<R>, c: &Common) -> anyhow::Result<SolveOutcome<R>> {
     // The solver first: its options are checked (and its table had) as before.
     let solver = make_solver(pos, c)?;
     let t = Instant::now();
     let user_stop = stop_flag();
+    let partial = Mutex::new(None);
     // The retrograde pass raced against the search (docs/solver.md, The race).
     let raced = race(
         pos,
@@ -677,7 +675,7 @@ fn solve_generic<R: OracleFor>(
         &solver,
         &|| user_stop.load(Ordering::Relaxed),
         &mut |s| {
-            let (mut sol, moves) = solve_maybe_analyze(s, pos, c)?;
+            let (mut sol, moves) = solve_maybe_analyze(s, pos, c, &partial)?;
             // The search's nodes from the first budget on.
             sol.nodes = s.nodes();
             Ok((sol, moves))
@@ -693,24 +691,51 @@ fn solve_generic<R: OracleFor>(
     }
     // The time includes a retrograde attempt that found the graph too large, and the
     // nodes the budgeted searches of the race (kept in the table) spent.
-    Ok(
-        with_progress(&solver, c.progress, || solve_maybe_analyze(&solver, pos, c)).map(
-            |(mut sol, moves)| {
-                sol.nodes = solver.nodes();
-                ((sol, moves), t.elapsed().as_secs_f64())
-            },
-        ),
-    )
+    let r = with_progress(&solver, c.progress, || {
+        solve_maybe_analyze(&solver, pos, c, &partial)
+    });
+    Ok(match r {
+        Ok((mut sol, moves)) => {
+            sol.nodes = solver.nodes();
+            Ok(((sol, moves), t.elapsed().as_secs_f64()))
+        }
+        Err(e) => Err((
+            e,
+            take_partial(&partial, solver.nodes(), t.elapsed().as_secs_f64()),
+        )),
+    })
+}
+
+/// What a `solve --analyze` stopped while finding the move values had proven: the
+/// solution (margin, best moves, principal variation), the moves settled so far, and the
+/// seconds the run took.
+pub(super) type Partial<R> = Option<Unfinished<R>>;
+
+/// The solution, the moves settled and the seconds of a [`Partial`].
+pub(super) type Unfinished<R> = (Solution<R>, Vec<(<R as Rules>::Move, i32)>, f64);
+
+/// A solve and its seconds, or the stop and what it had proven.
+type SolveOutcome<R> = Result<(Solved<R>, f64), (Interrupted, Partial<R>)>;
+
+/// The partial result left in `cell`, with the run's `nodes` and `secs`.
+fn take_partial<R: Rules>(cell: &Mutex<Partial<R>>, nodes: u64, secs: f64) -> Partial<R> {
+    let mut p = cell.lock().ok()?.take()?;
+    p.0.nodes = nodes;
+    p.2 = secs;
+    Some(p)
 }
 
 /// A solution and, with `solve --analyze`, every move's margin (V4).
 pub(super) type Solved<R> = (Solution<R>, Option<Vec<(<R as Rules>::Move, i32)>>);
 
-/// Solves `pos`, then, with `solve --analyze`, analyzes it on the same table.
+/// Solves `pos`, then, with `solve --analyze`, analyzes it on the same table. When the
+/// analysis is stopped, the solution and the moves settled so far go into `partial`
+/// (the error alone would lose the proven best moves).
 fn solve_maybe_analyze<R: Rules>(
     solver: &Solver<R>,
     pos: &Position<R>,
     c: &Common,
+    partial: &Mutex<Partial<R>>,
 ) -> Result<Solved<R>, Interrupted> {
     let n0 = solver.nodes();
     let mut sol = if c.bounds {
@@ -719,12 +744,22 @@ fn solve_maybe_analyze<R: Rules>(
         solver.solve(pos)?
     };
     let moves = if c.analyze {
-        // Stopped while analyzing: the bounds of the solution are still proven.
-        Some(solver.analyze(pos).map_err(|e| Interrupted {
-            lo: sol.ranges.lo,
-            hi: sol.ranges.hi,
-            ..e
-        })?)
+        let mut settled = Vec::new();
+        match solver.analyze_with(pos, &mut |m, v| settled.push((m, v))) {
+            Ok(moves) => Some(moves),
+            Err(e) => {
+                // Stopped while analyzing: the solution is still proven.
+                sol.nodes = solver.nodes() - n0;
+                if let Ok(mut p) = partial.lock() {
+                    *p = Some((sol.clone(), settled, 0.0));
+                }
+                return Err(Interrupted {
+                    lo: sol.ranges.lo,
+                    hi: sol.ranges.hi,
+                    ..e
+                });
+            }
+        }
     } else {
         None
     };
@@ -734,6 +769,19 @@ fn solve_maybe_analyze<R: Rules>(
 }
 
 fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, json: bool) {
+    print_solution_as(pos, solved, secs, json, None);
+}
+
+/// [`print_solution`]; with `stopped` (`"interrupted"` or `"max_ply"`) the move values
+/// are those settled before a stop (text: `moves (not finished)`; JSON:
+/// `"moves_finished": false` and `"stopped"`).
+fn print_solution_as<R: Rules>(
+    pos: &Position<R>,
+    solved: &Solved<R>,
+    secs: f64,
+    json: bool,
+    stopped: Option<&str>,
+) {
     let (s, moves) = solved;
     if json {
         let mut v = serde_json::json!({
@@ -760,6 +808,10 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
                 .iter()
                 .map(|(m, x)| serde_json::json!({"move": m.to_string(), "margin": x}))
                 .collect();
+            if let Some(why) = stopped {
+                v["moves_finished"] = false.into();
+                v["stopped"] = why.into();
+            }
         }
         println!("{v}");
     } else {
@@ -778,7 +830,10 @@ fn print_solution<R: Rules>(pos: &Position<R>, solved: &Solved<R>, secs: f64, js
         println!("pv {}", giuthi::line::Line::replay(pos, &s.pv));
         if let Some(moves) = moves {
             let each: Vec<String> = moves.iter().map(|(m, x)| format!("{m} {x:+}")).collect();
-            println!("moves {}", each.join(", "));
+            match stopped {
+                None => println!("moves {}", each.join(", ")),
+                Some(_) => println!("moves (not finished) {}", each.join(", ")),
+            }
         }
         println!(
             "nodes {} in {:.3} s ({:.0} nodes/s)",
@@ -819,7 +874,30 @@ pub(super) fn results_in_words(m: (Score, Score)) -> String {
 /// [`report_stop`] for `solve`: in text mode the proven part is printed on stdout too
 /// (`position ...`, then `interrupted, not exact: lo ...  hi ...  margin ...  result ...`),
 /// so that a script reading stdout sees what a stopped solve proved.
-pub(super) fn report_solve_stop<R: Rules>(pos: &Position<R>, e: &Interrupted, json: bool) -> i32 {
+///
+/// With `partial` (a `solve --analyze` stopped while finding the move values), the
+/// solution is printed as a finished one is, its `moves` being those settled so far
+/// (JSON: `"moves_finished": false`), and the exit code is still that of a stop.
+pub(super) fn report_solve_stop<R: Rules>(
+    pos: &Position<R>,
+    e: &Interrupted,
+    partial: Option<&Unfinished<R>>,
+    json: bool,
+) -> i32 {
+    if let Some((sol, settled, secs)) = partial {
+        let n = sol.nodes;
+        let solved: Solved<R> = (sol.clone(), Some(settled.clone()));
+        let why = if e.too_deep { "max_ply" } else { "interrupted" };
+        print_solution_as(pos, &solved, *secs, json, Some(why));
+        eprintln!("{pos}: {e}");
+        eprintln!(
+            "{pos}: the margin ({:+}) and the best moves are proven; the move values were \
+             not finished ({} of the moves settled, {n} nodes)",
+            sol.margin,
+            settled.len()
+        );
+        return if e.too_deep { 3 } else { 130 };
+    }
     if !json {
         let ranges = BoundRanges { lo: e.lo, hi: e.hi };
         let m = ranges.margin_range(pos.captured_difference());
@@ -884,7 +962,7 @@ fn solve_any(
                 }
                 Ok(Ok(Record::of(&s.0)))
             }
-            Err(e) => Ok(Err(report_solve_stop(p, &e, json))),
+            Err((e, partial)) => Ok(Err(report_solve_stop(p, &e, partial.as_ref(), json))),
         }
     })
 }
@@ -1163,7 +1241,7 @@ fn stopped_on_resume<R: Rules>(
         hi: p.hi,
         too_deep: false,
     };
-    let code = report_solve_stop(pos, &e, json);
+    let code = report_solve_stop(pos, &e, None, json);
     eprintln!(
         "checkpoint {}: stopped while resuming, before any search; the file is untouched: \
          run the same command again to resume",
@@ -1338,6 +1416,7 @@ fn solve_checkpointed<R: OracleFor>(
         Ok(())
     };
     let done = AtomicBool::new(false);
+    let partial = Mutex::new(None);
     let result = with_progress(&solver, c.progress, || {
         std::thread::scope(|scope| {
             scope.spawn(|| {
@@ -1355,7 +1434,7 @@ fn solve_checkpointed<R: OracleFor>(
                     }
                 }
             });
-            let r = solve_maybe_analyze(&solver, pos, &c);
+            let r = solve_maybe_analyze(&solver, pos, &c, &partial);
             done.store(true, Ordering::Relaxed);
             r
         })
@@ -1401,7 +1480,12 @@ fn solve_checkpointed<R: OracleFor>(
             0
         }
         Err(e) => {
-            let code = report_solve_stop(pos, &e, json);
+            let partial = take_partial(
+                &partial,
+                base_nodes + session_nodes,
+                base_secs + session_secs,
+            );
+            let code = report_solve_stop(pos, &e, partial.as_ref(), json);
             if written.is_ok() {
                 let more = if e.too_deep {
                     " with a larger --max-ply"

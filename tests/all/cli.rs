@@ -1106,3 +1106,44 @@ fn a_binary_positions_file_is_a_usage_error_naming_its_line() {
     }
     assert!(!svg.exists());
 }
+
+/// `solve --analyze` stopped (Ctrl-C) while finding the move values keeps what was
+/// proven: the margin, the best moves and the PV are printed as for a finished solve,
+/// with the moves settled so far (`"moves_finished": false`), and the exit code is a
+/// stop's (130). The search alone takes minutes over this position's move 11ccw
+/// (issue 12), and its best moves a few thousand nodes.
+#[test]
+fn v4_solve_analyze_stopped_in_the_move_values_keeps_the_best_moves() {
+    let pos = "giuthi:chain=none,origin=skip 1,0,0,2,2,1,0/0,1,0,0,3,1,0 S 3,5";
+    let args = [
+        "solve",
+        pos,
+        "--analyze",
+        "--retro-states",
+        "0",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let out = crate::common::run_cli_signalled(
+        &args,
+        libc::SIGINT,
+        std::time::Duration::from_millis(1500),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["margin"], 0, "{v}");
+    assert_eq!(v["best_moves"], serde_json::json!(["11cw"]), "{v}");
+    assert_eq!(v["moves_finished"], false, "{v}");
+    assert_eq!(v["stopped"], "interrupted", "{v}");
+    let settled = v["moves"].as_array().expect("moves");
+    assert!(settled.len() < 2, "{v}");
+    for m in settled {
+        assert!(m["move"] == "11cw" && m["margin"] == 0, "{v}");
+    }
+    assert!(
+        stderr.contains("the best moves are proven; the move values were not finished"),
+        "{stderr}"
+    );
+}
