@@ -26,15 +26,33 @@ pub struct AnytimeArgs {
     /// the search goes on until the answer is exact (Ctrl-C: the best move so far).
     #[arg(long, value_name = "SECONDS", value_parser = movetime, allow_negative_numbers = true)]
     pub movetime: Option<Duration>,
-    /// The share of --movetime given to the exact solver first, 0 to 1 (only with
-    /// --movetime).
-    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_EXACT_SHARE,
-          value_parser = share, requires = "movetime")]
-    pub exact_share: f64,
+    /// The share of --movetime given to the exact solver first, 0 to 1 (default 0.3; only
+    /// with --movetime, which it shares out).
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    pub exact_share: Option<f64>,
     /// Evaluation weights in hundredths of a seed: row,capture,mobility,reach,special
     /// (default: the game's tuned weights; docs/anytime.md).
     #[arg(long, value_name = "W,W,W,W,W", allow_hyphen_values = true)]
     pub weights: Option<Weights>,
+}
+
+impl AnytimeArgs {
+    /// The exact solver's share of --movetime (the default when not given).
+    fn share(&self) -> f64 {
+        self.exact_share.unwrap_or(DEFAULT_EXACT_SHARE)
+    }
+
+    /// `--exact-share` without `--movetime` as a usage error naming both.
+    fn check(&self) -> anyhow::Result<()> {
+        match (self.exact_share, self.movetime) {
+            (Some(x), None) => Err(super::common::usage(format!(
+                "--exact-share {x}: it shares out --movetime, which was not given (add \
+                 --movetime SECONDS, or drop --exact-share: without --movetime the search \
+                 goes on until the answer is exact)"
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn movetime(text: &str) -> Result<Duration, String> {
@@ -163,6 +181,7 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     // --movetime counts from here: the tables' set-up and a retrograde attempt are
     // part of the time the user gave.
     let t_start = Instant::now();
+    a.check()?;
     let user_stop = stop_flag();
     // With --movetime, the tables are sized to what the time can fill (a --hash given is
     // the most the exact solver's table takes): the kernel clears a fresh table's pages as
@@ -187,7 +206,7 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
         // A --hash given is cut too: a table larger than the share fills only costs its
         // page clearing (one 4 KB page at nearly every probe), which on a loaded machine
         // left the heuristic search one depth (the session-11 fresh-user trial).
-        let share = t.as_secs_f64() * a.exact_share;
+        let share = t.as_secs_f64() * a.share();
         let fits = table_mb_for(share, EXACT_NODES_PER_SECOND, 16, usize::MAX);
         if !c.hash_given {
             c.hash_mb = c.hash_mb.min(fits);
@@ -226,7 +245,7 @@ pub(super) fn run_think<R: OracleFor + Evaluate>(
     }
     let opts = ThinkOptions {
         movetime: a.movetime.map(|t| t.saturating_sub(t_start.elapsed())),
-        exact_share: a.exact_share,
+        exact_share: a.share(),
         all_moves,
         ..ThinkOptions::default()
     };
@@ -287,11 +306,11 @@ fn retro_answer<R: Rules>(
     let mut capped = c.clone();
     let mut deadline = None;
     if let Some(t) = a.movetime {
-        let budget = (t.as_secs_f64() * a.exact_share * RETRO_STATES_PER_SECOND) as usize;
+        let budget = (t.as_secs_f64() * a.share() * RETRO_STATES_PER_SECOND) as usize;
         capped.retro_states = capped.retro_states.min(budget);
         // States can cost far more than the rate above (a Kiothi sowing of many laps):
         // the exact share of the time ends the pass whatever its size.
-        deadline = Some(t0 + t.mul_f64(a.exact_share));
+        deadline = Some(t0 + t.mul_f64(a.share()));
     }
     let user_stop = stop_flag();
     let stop = || {

@@ -52,7 +52,10 @@ use std::time::{Duration, Instant};
     \"stopped_at_line\" when a solve was stopped: the lines after it are not checked).\n\n\
     Stopped: on stdout `interrupted, not exact:` with the proven ranges of lo, hi and the \
     margin and the results still possible (--json: a line with stopped, lo_range, \
-    hi_range, margin_range, and margin only when proven).\n\n\
+    hi_range, margin_range, and margin only when proven). Stopped by --analyze's move \
+    values: the solution as when finished (margin, best moves, pv) with `moves (not \
+    finished)`, the moves settled so far (--json: \"moves_finished\": false and \
+    \"stopped\").\n\n\
     Exit codes: 0 solved (and every recorded solution in a FILE matched); 1 a failure, or \
     a recorded solution the solve contradicts (with or without --check); 2 a usage error; 3 stopped because a path deeper than --max-ply was \
     needed; 130 stopped by Ctrl-C, SIGTERM or SIGHUP (a SIGHUP only where it is not ignored: under `nohup` the run goes on after the terminal closes; the bounds proven so far are printed, see Stopped above; \

@@ -236,7 +236,7 @@ fn exact_share_without_movetime_is_a_usage_error() {
             giuthi(&[cmd, "giuthi 1,0,0,0/1,3,0,0 S 0,2", "--exact-share", "0.5"]);
         assert_eq!(code, 2, "{cmd}: {stderr}");
         assert!(
-            stderr.contains("--movetime") && stderr.contains("--exact-share"),
+            stderr.contains("error: --exact-share 0.5:") && stderr.contains("--movetime"),
             "{stderr}"
         );
     }
