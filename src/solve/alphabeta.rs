@@ -2386,8 +2386,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             (true, true) => false,
         };
         let against_here = rep < ply as u32 || (capped && !self.optimistic);
-        let work = work_of(self.nodes - nodes0);
+        let nodes = self.nodes;
         let store = |t: &Table| {
+            let work = work_of(nodes - nodes0);
             if ok {
                 t.store(key, mover_bad, v, POS_INF, best, work);
             } else {
