@@ -135,9 +135,10 @@ pub struct SearchArgs {
           value_parser = super::common::whole::<u64>(1, 1 << 26))]
     pub max_ply: Option<u64>,
     /// Solve outright, by a retrograde pass over the reachable graph, a position whose
-    /// graph has at most this many states (default: what a quarter of the memory available
-    /// holds at 256 bytes a state, between 2^20 and 2^24 = 16777216, about 3.5 GB; 0:
-    /// never): exact like the search, and seconds where a search can take minutes
+    /// graph has at most this many states (default: what three fifths of the memory
+    /// available, less --hash, hold at 200 bytes a state, between 2^20 and 2^27; about 72
+    /// M states on a 24 GB machine; 0: never): exact like the search, and seconds where a
+    /// search can take minutes
     /// (docs/solver.md, Retrograde solve). The search races it; larger graphs go to the
     /// search.
     #[arg(long, value_name = "STATES", value_parser = super::common::whole::<usize>(0, u64::MAX))]
@@ -155,6 +156,11 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The transposition table's size in MB: `--hash`, or the default.
+    fn hash_mb(&self) -> usize {
+        self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize)
+    }
+
     /// The options as the solver helpers take them; no progress display with `json`, with
     /// `--quiet` or when stderr is not a terminal.
     ///
@@ -169,12 +175,12 @@ impl SearchArgs {
             if need > avail as f64 {
                 return Err(usage(format!(
                     "--retro-states {n}: that many states need about {:.1} GB at {} bytes a \
-                     state, more than the {:.1} GB of memory available (the default takes a \
-                     quarter of it: {})",
+                     state, more than the {:.1} GB of memory available (the default takes \
+                     three fifths of what the table leaves: {})",
                     need / 1e9,
                     retro::BYTES_PER_STATE,
                     avail as f64 / 1e9,
-                    default_retro_states()
+                    default_retro_states(self.hash_mb())
                 )));
             }
         }
@@ -195,7 +201,7 @@ impl SearchArgs {
         }
         Ok(Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
-            hash_mb: self.hash.map_or(DEFAULT_HASH_MB, |h| h as usize),
+            hash_mb: self.hash_mb(),
             hash_given: self.hash.is_some(),
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
@@ -203,7 +209,9 @@ impl SearchArgs {
             table_mb: None,
             max_ply: self.max_ply.map_or(DEFAULT_MAX_PLY, |p| p as usize),
             first_cap: self.first_cap.map_or(DEFAULT_FIRST_CAP, |p| p as usize),
-            retro_states: self.retro_states.unwrap_or_else(default_retro_states),
+            retro_states: self
+                .retro_states
+                .unwrap_or_else(|| default_retro_states(self.hash_mb())),
             analyze: false,
             bounds: false,
             tb_where_present: false,
@@ -359,9 +367,12 @@ impl OracleFor for Kiothi {
 pub(super) use super::signals::stop_flag;
 
 /// The default `--retro-states`: [`retro::default_max_states`] of the memory available
-/// (`MemAvailable` of `/proc/meminfo`; the least default where that cannot be read).
-pub(super) fn default_retro_states() -> usize {
-    available_memory().map_or(retro::DEFAULT_MAX_STATES, retro::default_max_states)
+/// (`MemAvailable` of `/proc/meminfo`) less the `hash_mb` table's bytes; the least default
+/// where that cannot be read.
+pub(super) fn default_retro_states(hash_mb: usize) -> usize {
+    available_memory().map_or(retro::DEFAULT_MAX_STATES, |avail| {
+        retro::default_max_states(avail.saturating_sub(Table::bytes_for_mb(hash_mb)))
+    })
 }
 
 /// The memory available for new allocations, in bytes: `MemAvailable` of

@@ -45,35 +45,39 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// memory available, at least this.
 pub const DEFAULT_MAX_STATES: usize = 1 << 20;
 
-/// The largest default cap ([`default_max_states`]): 2^24 = 16,777,216 states, about
-/// 3.5 GB and 20 to 30 s of CPU for a graph that fills it (docs/solver.md, Retrograde
-/// solve).
-pub const MAX_DEFAULT_STATES: usize = 1 << 24;
+/// The largest default cap ([`default_max_states`]): 2^27 = 134,217,728 states, about
+/// 25 GB and a few CPU minutes for a graph that fills it; on a 24 GB machine the memory
+/// available sets the cap first (about 74 M states; docs/solver.md, Retrograde solve).
+pub const MAX_DEFAULT_STATES: usize = 1 << 27;
 
 /// Bytes of memory a state of the pass may take, rounded up from the measured peak
-/// resident size (about 210 bytes a state at 4 to 5 M states, with the search's 64 MB
-/// table; docs/performance.md, Session 12).
-pub const BYTES_PER_STATE: u64 = 256;
+/// resident size: 179 to 183 bytes a state at 19.5 M and 64.2 M states, with the
+/// search's 64 MB table (docs/performance.md, Session 23; about 210 bytes at 4 to 5 M
+/// states before the state table's load went from a half to three quarters).
+pub const BYTES_PER_STATE: u64 = 200;
 
 /// The default cap of the CLI's retrograde pass on a machine with `available_bytes` of
-/// memory available (`MemAvailable`): the states that a quarter of it holds at
-/// [`BYTES_PER_STATE`], between [`DEFAULT_MAX_STATES`] and [`MAX_DEFAULT_STATES`].
+/// memory available (`MemAvailable`, less what the search's transposition table will
+/// take): the states that three fifths of it holds at [`BYTES_PER_STATE`], between
+/// [`DEFAULT_MAX_STATES`] and [`MAX_DEFAULT_STATES`].
 ///
-/// A graph just above the old fixed cap of 2^20 states (a 2x7 endgame of 10 seeds has
-/// 4.8 M) used to go to the search, which can take minutes on it; the pass solves it in
-/// seconds. The race ([`race_budget`]) keeps the cost of a larger cap bounded where the
-/// search is the faster side.
+/// A graph above the cap goes to the search, which can take minutes or more on it where
+/// the pass takes seconds: a 2x7 endgame of 13 seeds has 19.5 M states (18 s), a 2x8 one
+/// of 13 seeds 64.2 M (86 s; docs/performance.md, Session 23). The race
+/// ([`race_budget`]) keeps the cost of a larger cap bounded where the search is the
+/// faster side: the search gets a node for each state the pass enumerates.
 ///
 /// # Examples
 ///
 /// ```
 /// use giuthi::solve::retro::{default_max_states, DEFAULT_MAX_STATES, MAX_DEFAULT_STATES};
-/// assert_eq!(default_max_states(24 << 30), MAX_DEFAULT_STATES); // 24 GB
-/// assert_eq!(default_max_states(4 << 30), 4 << 20); // 4 GB: a quarter at 256 B a state
+/// assert_eq!(default_max_states(24_000_000_000), 72_000_000); // 24 GB
+/// assert_eq!(default_max_states(4_000_000_000), 12_000_000); // 3/5 of it at 200 B a state
 /// assert_eq!(default_max_states(0), DEFAULT_MAX_STATES);
+/// assert_eq!(default_max_states(u64::MAX), MAX_DEFAULT_STATES);
 /// ```
 pub fn default_max_states(available_bytes: u64) -> usize {
-    let states = available_bytes / 4 / BYTES_PER_STATE;
+    let states = available_bytes / 5 * 3 / BYTES_PER_STATE;
     (states.min(MAX_DEFAULT_STATES as u64) as usize).max(DEFAULT_MAX_STATES)
 }
 
@@ -361,7 +365,7 @@ struct Slot {
     num: u32,
 }
 
-/// State numbers, in an open-addressing table (linear probing, at most half full) of
+/// State numbers, in an open-addressing table (linear probing, at most three quarters full) of
 /// `(tag, number)` slots. The tag is the exact [`Rules::key`] when every state of the
 /// graph is within [`Rules::exact_key_limit`] (the root is: states only lose seeds), so a
 /// tag match is a state match and one cache line answers a look-up; otherwise the tag is
@@ -437,7 +441,7 @@ impl StateIndex {
     /// `next` after recording it when it is new.
     #[inline]
     fn find_or_insert<S: Eq>(&mut self, tag: u64, s: &S, states: &[S], next: u32) -> u32 {
-        if 2 * (self.len + 1) > self.slots.len() {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
         }
         let mask = self.slots.len() - 1;

@@ -66,8 +66,55 @@ fn v3_a_graph_past_the_old_cap_equals_the_tablebases_and_races_at_doubling_check
     assert_eq!(a, b, "best moves (V4)");
 }
 
+/// Session 23's stall: 13 seeds on 2x7, 19,494,216 states, over the default cap of
+/// sessions 12 to 22 (2^24); alpha-beta alone proved only `lo in [+11, +13]` in 300 s.
+const STALL_19M: &str = "giuthi 2,1,1,0,1,1,2/0,1,0,0,2,0,2 S 5,5";
+
+/// V2-V4, G10: the pass over a 19.5 M-state graph (about 20 s and 3.5 GB; the default cap
+/// on a machine with 24 GB is about 72 M states) gives the tablebases' `lo`, `hi`, margin
+/// and every move's value (the 2x7 tables up to 13 seeds, about 11 s to make).
+#[test]
+#[ignore = "heavy: about 35 s and 3.5 GB; run with --ignored"]
+fn v3_a_19_m_state_graph_under_the_new_default_cap_equals_the_tablebases() {
+    let pos: Position<Giuthi> = STALL_19M.parse().unwrap();
+    let cap = default_max_states(24_000_000_000);
+    let (sol, moves) = solve_position_racing(&pos, cap, &|| false, &mut |_| false)
+        .expect("within the default cap of a 24 GB machine");
+    assert_eq!(sol.nodes, 19_494_216, "the graph's states");
+    assert!(
+        sol.nodes as usize > MAX_DEFAULT_STATES_BEFORE,
+        "over the old cap"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = pos.rules.seeds_on_board(&pos.state);
+    generate(&pos.rules, dir.path(), seeds, &GenOptions::quiet()).unwrap();
+    let set = TablebaseSet::open_all(dir.path(), pos.rules.clone()).unwrap();
+    let tb = probe::solve_position(&set, &pos, 10_000_000)
+        .expect("within the V4 limit")
+        .expect("the layer is present");
+    assert_eq!(sol.bounds(), Some(tb.bounds), "lo and hi");
+    assert_eq!((sol.margin, tb.margin), (11, 11));
+    let key = |v: &[(giuthi::rules::giuthi::GiuthiMove, i32)]| {
+        let mut v: Vec<_> = v.iter().map(|(m, x)| (m.to_string(), *x)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(key(&moves), key(&tb.moves), "every move's value (V4)");
+    assert_eq!(
+        sol.best_moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>(),
+        ["11ccw"]
+    );
+}
+
+/// The largest default cap of sessions 12 to 22.
+const MAX_DEFAULT_STATES_BEFORE: usize = 1 << 24;
+
 /// The budget of the race: a quarter of a node a state up to 2^20 states, then one a
-/// state; and the default cap follows the memory available.
+/// state; and the default cap follows the memory available (three fifths of it at 200
+/// bytes a state).
 #[test]
 fn v3_race_budget_and_default_cap() {
     assert_eq!(
@@ -78,7 +125,7 @@ fn v3_race_budget_and_default_cap() {
         race_budget(4 * RACE_BALANCED_FROM) - race_budget(2 * RACE_BALANCED_FROM),
         2 * RACE_BALANCED_FROM as u64
     );
-    assert_eq!(default_max_states(1 << 30), DEFAULT_MAX_STATES);
-    assert_eq!(default_max_states(8 << 30), 8 << 20);
+    assert_eq!(default_max_states(1 << 28), DEFAULT_MAX_STATES);
+    assert_eq!(default_max_states(8_000_000_000), 24_000_000);
     assert_eq!(default_max_states(u64::MAX), MAX_DEFAULT_STATES);
 }
