@@ -12,7 +12,7 @@ use giuthi::solve::alphabeta::{
     DEFAULT_MAX_PLY,
 };
 use giuthi::solve::checkpoint::{temp_path, Checkpoint, CheckpointError};
-use giuthi::solve::race::{race, Winner};
+use giuthi::solve::race::{race_why, Winner};
 use giuthi::solve::retro;
 use giuthi::solve::tt::Table;
 use giuthi::solve::EndgameOracle;
@@ -136,7 +136,7 @@ pub struct SearchArgs {
     pub max_ply: Option<u64>,
     /// Solve outright, by a retrograde pass over the reachable graph, a position whose
     /// graph has at most this many states (default: what three fifths of the memory
-    /// available, less --hash, hold at 200 bytes a state, between 2^20 and 2^27; about 72
+    /// available, less --hash, hold at 160 bytes a state, between 2^20 and 2^27; about 90
     /// M states on a 24 GB machine; 0: never): exact like the search, and seconds where a
     /// search can take minutes
     /// (docs/solver.md, Retrograde solve). The search races it; larger graphs go to the
@@ -172,14 +172,16 @@ impl SearchArgs {
         if let (Some(n), Some(avail)) = (self.retro_states, available_memory()) {
             // In floating point: the product of a huge count overflows u64.
             let need = n as f64 * retro::BYTES_PER_STATE as f64;
-            if need > avail as f64 {
+            let table = Table::bytes_for_mb(self.hash_mb()) as f64;
+            if need + table > avail as f64 {
                 return Err(usage(format!(
                     "--retro-states {n}: that many states need about {:.1} GB at {} bytes a \
-                     state, more than the {:.1} GB of memory available (the default takes \
-                     three fifths of what the table leaves: {})",
+                     state, more than the {:.1} GB of memory available less the {:.1} GB of \
+                     --hash (the default takes three fifths of what --hash leaves: {})",
                     need / 1e9,
                     retro::BYTES_PER_STATE,
                     avail as f64 / 1e9,
+                    table / 1e9,
                     default_retro_states(self.hash_mb())
                 )));
             }
@@ -202,6 +204,7 @@ impl SearchArgs {
         Ok(Common {
             threads: self.threads.map_or_else(default_threads, usize::from),
             hash_mb: self.hash_mb(),
+            quiet: self.quiet,
             hash_given: self.hash.is_some(),
             progress: !self.quiet && !json && std::io::stderr().is_terminal(),
             tb: self.tb.clone(),
@@ -246,6 +249,8 @@ pub(super) struct Common {
     pub first_cap: usize,
     /// `--retro-states`: the largest graph solved by the retrograde solver (0: none).
     pub retro_states: usize,
+    /// `--quiet`: no notes on stderr either.
+    pub quiet: bool,
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
     pub tb_where_present: bool,
@@ -365,6 +370,21 @@ impl OracleFor for Kiothi {
 }
 
 pub(super) use super::signals::stop_flag;
+
+/// Says on stderr that the reachable graph had more than `limit` states, so the search
+/// goes on alone, and how to give the pass more (not for a graph the early exit gave up:
+/// its size bound is far above the cap, and a larger cap seldom helps) (`--retro-states`; the default follows the
+/// memory available less the `hash_mb` table).
+fn note_over_the_cap(limit: usize, hash_mb: usize) {
+    eprintln!(
+        "note: the reachable graph has more than {limit} states (--retro-states), so the \
+         search goes on alone, which can take long; the default is three fifths of the \
+         memory available less --hash {hash_mb} MB, at {} bytes a state: free memory, a \
+         smaller --hash or a larger --retro-states lets the retrograde pass solve larger \
+         graphs (docs/solver.md, Retrograde solve)",
+        retro::BYTES_PER_STATE
+    );
+}
 
 /// The default `--retro-states`: [`retro::default_max_states`] of the memory available
 /// (`MemAvailable` of `/proc/meminfo`) less the `hash_mb` table's bytes; the least default
@@ -683,7 +703,7 @@ fn solve_generic<R: OracleFor>(pos: &Position<R>, c: &Common) -> anyhow::Result<
     let user_stop = stop_flag();
     let partial = Mutex::new(None);
     // The retrograde pass raced against the search (docs/solver.md, The race).
-    let raced = race(
+    let raced = race_why(
         pos,
         c.retro_states,
         &solver,
@@ -696,12 +716,15 @@ fn solve_generic<R: OracleFor>(pos: &Position<R>, c: &Common) -> anyhow::Result<
         },
     );
     match raced {
-        Some(Winner::Pass(sol, moves)) => {
+        Ok(Winner::Pass(sol, moves)) => {
             let moves = Some(moves).filter(|_| c.analyze);
             return Ok(Ok(((sol, moves), t.elapsed().as_secs_f64())));
         }
-        Some(Winner::Search(solved)) => return Ok(Ok((solved, t.elapsed().as_secs_f64()))),
-        None => {}
+        Ok(Winner::Search(solved)) => return Ok(Ok((solved, t.elapsed().as_secs_f64()))),
+        Err(Some(retro::RetroError::TooLarge { limit })) if !c.quiet => {
+            note_over_the_cap(limit, c.hash_mb)
+        }
+        Err(_) => {}
     }
     // The time includes a retrograde attempt that found the graph too large, and the
     // nodes the budgeted searches of the race (kept in the table) spent.

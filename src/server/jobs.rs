@@ -460,7 +460,8 @@ fn stopped(e: &Interrupted, d: i32, a: &mut Value) {
 }
 
 /// The largest reachable graph a job solves by the retrograde pass before it searches
-/// (as `giuthi solve --retro-states`' default: about 70 MB and a second or two of CPU).
+/// (`giuthi solve --retro-states`' least default, which follows the memory available:
+/// about 150 MB and a second or two of CPU).
 pub const RETRO_STATES: usize = 1 << 20;
 
 /// The heuristic search's table, MB (as `giuthi analyze`).

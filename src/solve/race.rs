@@ -60,8 +60,26 @@ pub fn race<R: Rules, T>(
     stop: &dyn Fn() -> bool,
     search: &mut dyn FnMut(&Solver<R>) -> Result<T, Interrupted>,
 ) -> Option<Winner<R, T>> {
+    race_why(pos, max_states, solver, stop, search).ok()
+}
+
+/// [`race`], and when neither side answered, why the pass did not: `Err(None)` when it
+/// was not tried (`max_states` 0, or a position that cannot be enumerated), else
+/// `Err(Some(e))` with the pass's error ([`retro::RetroError::TooLarge`] or
+/// [`retro::RetroError::TooLargeEarly`] for a graph over the cap, which the CLI notes).
+///
+/// # Errors
+///
+/// As above: the pass's error, if it ran, when neither side answered.
+pub fn race_why<R: Rules, T>(
+    pos: &Position<R>,
+    max_states: usize,
+    solver: &Solver<R>,
+    stop: &dyn Fn() -> bool,
+    search: &mut dyn FnMut(&Solver<R>) -> Result<T, Interrupted>,
+) -> Result<Winner<R, T>, Option<retro::RetroError>> {
     if max_states == 0 || !pos.rules.can_enumerate(&pos.state) {
-        return None;
+        return Err(None);
     }
     let n0 = solver.nodes();
     let mut searched: Option<T> = None;
@@ -86,10 +104,10 @@ pub fn race<R: Rules, T>(
         }
         searched.is_some() || stopped
     };
-    let passed = retro::solve_position_racing(pos, max_states, stop, &mut checkpoint).ok();
+    let passed = retro::solve_position_racing(pos, max_states, stop, &mut checkpoint);
     match (passed, searched) {
-        (Some((sol, moves)), _) => Some(Winner::Pass(sol, moves)),
-        (None, Some(t)) => Some(Winner::Search(t)),
-        (None, None) => None,
+        (Ok((sol, moves)), _) => Ok(Winner::Pass(sol, moves)),
+        (Err(_), Some(t)) => Ok(Winner::Search(t)),
+        (Err(e), None) => Err(Some(e)),
     }
 }

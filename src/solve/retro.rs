@@ -47,23 +47,24 @@ pub const DEFAULT_MAX_STATES: usize = 1 << 20;
 
 /// The largest default cap ([`default_max_states`]): 2^27 = 134,217,728 states, about
 /// 25 GB and a few CPU minutes for a graph that fills it; on a 24 GB machine the memory
-/// available sets the cap first (about 74 M states; docs/solver.md, Retrograde solve).
+/// available sets the cap first (about 90 M states; docs/solver.md, Retrograde solve).
 pub const MAX_DEFAULT_STATES: usize = 1 << 27;
 
 /// Bytes of memory a state of the pass may take, rounded up from the measured peak
-/// resident size: 179 to 183 bytes a state at 19.5 M and 64.2 M states, with the
-/// search's 64 MB table (docs/performance.md, Session 23; about 210 bytes at 4 to 5 M
-/// states before the state table's load went from a half to three quarters).
-pub const BYTES_PER_STATE: u64 = 200;
+/// resident size: 144 and 147 bytes a state at 19.5 M and 64.2 M states, with the
+/// search's 64 MB table (docs/performance.md, Session 23; 179 to 183 bytes before the
+/// renumbering freed the old vectors, about 210 before the state table's load went from
+/// a half to three quarters).
+pub const BYTES_PER_STATE: u64 = 160;
 
 /// The default cap of the CLI's retrograde pass on a machine with `available_bytes` of
 /// memory available (`MemAvailable`, less what the search's transposition table will
 /// take): the states that three fifths of it holds at [`BYTES_PER_STATE`], between
 /// [`DEFAULT_MAX_STATES`] and [`MAX_DEFAULT_STATES`].
 ///
-/// A graph above the cap goes to the search, which can take minutes or more on it where
-/// the pass takes seconds: a 2x7 endgame of 13 seeds has 19.5 M states (18 s), a 2x8 one
-/// of 13 seeds 64.2 M (86 s; docs/performance.md, Session 23). The race
+/// A graph above the cap goes to the search, which can stall on it for minutes or more
+/// where the pass takes seconds to a minute or two: a 2x7 endgame of 13 seeds has 19.5 M
+/// states (18 s), a 2x8 one of 13 seeds 64.2 M (75 s; docs/performance.md, Session 23). The race
 /// ([`race_budget`]) keeps the cost of a larger cap bounded where the search is the
 /// faster side: the search gets a node for each state the pass enumerates.
 ///
@@ -71,8 +72,8 @@ pub const BYTES_PER_STATE: u64 = 200;
 ///
 /// ```
 /// use giuthi::solve::retro::{default_max_states, DEFAULT_MAX_STATES, MAX_DEFAULT_STATES};
-/// assert_eq!(default_max_states(24_000_000_000), 72_000_000); // 24 GB
-/// assert_eq!(default_max_states(4_000_000_000), 12_000_000); // 3/5 of it at 200 B a state
+/// assert_eq!(default_max_states(24_000_000_000), 90_000_000); // 24 GB
+/// assert_eq!(default_max_states(4_000_000_000), 15_000_000); // 3/5 of it at 160 B a state
 /// assert_eq!(default_max_states(0), DEFAULT_MAX_STATES);
 /// assert_eq!(default_max_states(u64::MAX), MAX_DEFAULT_STATES);
 /// ```
@@ -775,8 +776,16 @@ impl<R: Rules> GraphValues<R> {
             old_of[new as usize] = old as u32;
         }
         index.renumber(&new_of);
-        let states: Vec<R::State> = old_of.iter().map(|&o| states[o as usize]).collect();
-        let seeds: Vec<u16> = old_of.iter().map(|&o| seeds[o as usize]).collect();
+        // The old vectors are moved into the blocks and freed there (a shadowed vector
+        // would live to the end of the function, through the reverse edges' peak).
+        let states: Vec<R::State> = {
+            let old = states;
+            old_of.iter().map(|&o| old[o as usize]).collect()
+        };
+        let seeds: Vec<u16> = {
+            let old = seeds;
+            old_of.iter().map(|&o| old[o as usize]).collect()
+        };
         let mut first2 = Vec::with_capacity(n + 1);
         first2.push(0u32);
         let mut to2 = Vec::with_capacity(to.len());
@@ -794,6 +803,8 @@ impl<R: Rules> GraphValues<R> {
         }
         drop((first, to, gain));
         let (first, to, gain) = (first2, to2, gain2);
+        let root = new_of[0] as usize;
+        drop((new_of, old_of));
         let south: Vec<bool> = states
             .iter()
             .map(|s| rules.turn(s) == Side::South)
@@ -850,6 +861,7 @@ impl<R: Rules> GraphValues<R> {
                 }
             }
         }
+        drop(fill);
         let span = top as i32 + 1;
         let empty = Sweep {
             val: huge_vec(n, -INF),
@@ -857,7 +869,7 @@ impl<R: Rules> GraphValues<R> {
         };
         Ok(GraphValues {
             rules: rules.clone(),
-            root: new_of[0] as usize,
+            root,
             states,
             index,
             first,

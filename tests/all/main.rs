@@ -16,6 +16,7 @@ mod fresh_trial12;
 mod fresh_trial13;
 mod fresh_trial14;
 mod fresh_trial16;
+mod fresh_trial23;
 mod fresh_user;
 mod game_record;
 mod kalah;
