@@ -36,13 +36,7 @@ fn v3_a_graph_past_the_old_cap_equals_the_tablebases_and_races_at_doubling_check
         [16_384, 65_536, 262_144, 1 << 20, 1 << 21, 1 << 22],
         "x4 up to 2^20, then x2"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let seeds = pos.rules.seeds_on_board(&pos.state);
-    generate(&pos.rules, dir.path(), seeds, &GenOptions::quiet()).unwrap();
-    let set = TablebaseSet::open_all(dir.path(), pos.rules.clone()).unwrap();
-    let tb = probe::solve_position(&set, &pos, 10_000_000)
-        .expect("within the V4 limit")
-        .expect("the layer is present");
+    let tb = tablebase_solution(&pos);
     assert_eq!(sol.bounds(), Some(tb.bounds), "lo and hi");
     assert_eq!(sol.margin, tb.margin);
     assert_eq!(sol.margin, 11);
@@ -85,13 +79,7 @@ fn v3_a_19_m_state_graph_under_the_new_default_cap_equals_the_tablebases() {
         sol.nodes as usize > MAX_DEFAULT_STATES_BEFORE,
         "over the old cap"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let seeds = pos.rules.seeds_on_board(&pos.state);
-    generate(&pos.rules, dir.path(), seeds, &GenOptions::quiet()).unwrap();
-    let set = TablebaseSet::open_all(dir.path(), pos.rules.clone()).unwrap();
-    let tb = probe::solve_position(&set, &pos, 10_000_000)
-        .expect("within the V4 limit")
-        .expect("the layer is present");
+    let tb = tablebase_solution(&pos);
     assert_eq!(sol.bounds(), Some(tb.bounds), "lo and hi");
     assert_eq!((sol.margin, tb.margin), (11, 11));
     let key = |v: &[(giuthi::rules::giuthi::GiuthiMove, i32)]| {
@@ -128,4 +116,16 @@ fn v3_race_budget_and_default_cap() {
     assert_eq!(default_max_states(1 << 28), DEFAULT_MAX_STATES);
     assert_eq!(default_max_states(8_000_000_000), 30_000_000);
     assert_eq!(default_max_states(u64::MAX), MAX_DEFAULT_STATES);
+}
+
+/// `pos` solved by the tablebases (a second method): the layers up to its seeds made in a
+/// temporary folder, then probed with every move's V4 value.
+fn tablebase_solution(pos: &Position<Giuthi>) -> giuthi::tablebase::probe::TbSolution<Giuthi> {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = pos.rules.seeds_on_board(&pos.state);
+    generate(&pos.rules, dir.path(), seeds, &GenOptions::quiet()).unwrap();
+    let set = TablebaseSet::open_all(dir.path(), pos.rules.clone()).unwrap();
+    probe::solve_position(&set, pos, 10_000_000)
+        .expect("within the V4 limit")
+        .expect("the layer is present")
 }
