@@ -137,10 +137,9 @@ pub struct SearchArgs {
     /// Solve outright, by a retrograde pass over the reachable graph, a position whose
     /// graph has at most this many states (default: what three fifths of the memory
     /// available, less --hash, hold at 160 bytes a state, between 2^20 and 2^27; about 90
-    /// M states on a 24 GB machine; 0: never): exact like the search, and seconds where a
-    /// search can take minutes
-    /// (docs/solver.md, Retrograde solve). The search races it; larger graphs go to the
-    /// search.
+    /// M states on a 24 GB machine; 0: never): exact like the search, and seconds to a
+    /// minute or two where a search can stall for longer (docs/solver.md, Retrograde
+    /// solve). The search races it; larger graphs go to the search, with a note on stderr.
     #[arg(long, value_name = "STATES", value_parser = super::common::whole::<usize>(0, u64::MAX))]
     pub retro_states: Option<usize>,
     /// Tests only: the first path cap of each test in plies (default 4).
@@ -372,9 +371,9 @@ impl OracleFor for Kiothi {
 pub(super) use super::signals::stop_flag;
 
 /// Says on stderr that the reachable graph had more than `limit` states, so the search
-/// goes on alone, and how to give the pass more (not for a graph the early exit gave up:
-/// its size bound is far above the cap, and a larger cap seldom helps) (`--retro-states`; the default follows the
-/// memory available less the `hash_mb` table).
+/// goes on alone, and how to give the pass more (`--retro-states`; the default follows
+/// the memory available less the `hash_mb` table). Not called for a graph the early exit
+/// gave up: its size bound is far above the cap, and a larger cap seldom helps.
 fn note_over_the_cap(limit: usize, hash_mb: usize) {
     eprintln!(
         "note: the reachable graph has more than {limit} states (--retro-states), so the \
