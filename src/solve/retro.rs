@@ -46,8 +46,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const DEFAULT_MAX_STATES: usize = 1 << 20;
 
 /// The largest default cap ([`default_max_states`]): 2^27 = 134,217,728 states, about
-/// 25 GB and a few CPU minutes for a graph that fills it; on a 24 GB machine the memory
-/// available sets the cap first (about 90 M states; docs/solver.md, Retrograde solve).
+/// 21 GB at [`BYTES_PER_STATE`] and a few CPU minutes for a graph that fills it; on a
+/// 24 GB machine the memory available sets the cap first (about 90 M states;
+/// docs/solver.md, Retrograde solve).
 pub const MAX_DEFAULT_STATES: usize = 1 << 27;
 
 /// Bytes of memory a state of the pass may take, rounded up from the measured peak
@@ -64,9 +65,9 @@ pub const BYTES_PER_STATE: u64 = 160;
 ///
 /// A graph above the cap goes to the search, which can stall on it for minutes or more
 /// where the pass takes seconds to a minute or two: a 2x7 endgame of 13 seeds has 19.5 M
-/// states (18 s), a 2x8 one of 13 seeds 64.2 M (75 s; docs/performance.md, Session 23). The race
-/// ([`race_budget`]) keeps the cost of a larger cap bounded where the search is the
-/// faster side: the search gets a node for each state the pass enumerates.
+/// states (18 s), a 2x8 one of 13 seeds 64.2 M (75 s; docs/performance.md, Session 23).
+/// The race ([`race_budget`]) keeps the cost of a larger cap bounded where the search is
+/// the faster side: the search gets a node for each state the pass enumerates.
 ///
 /// # Examples
 ///
@@ -366,8 +367,8 @@ struct Slot {
     num: u32,
 }
 
-/// State numbers, in an open-addressing table (linear probing, at most three quarters full) of
-/// `(tag, number)` slots. The tag is the exact [`Rules::key`] when every state of the
+/// State numbers, in an open-addressing table (linear probing, at most three quarters
+/// full) of `(tag, number)` slots. The tag is the exact [`Rules::key`] when every state of the
 /// graph is within [`Rules::exact_key_limit`] (the root is: states only lose seeds), so a
 /// tag match is a state match and one cache line answers a look-up; otherwise the tag is
 /// a hash of the state and a match is confirmed on the state itself.
