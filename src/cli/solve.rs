@@ -248,7 +248,7 @@ pub(super) struct Common {
     pub first_cap: usize,
     /// `--retro-states`: the largest graph solved by the retrograde solver (0: none).
     pub retro_states: usize,
-    /// `--quiet`: no notes on stderr either.
+    /// `--quiet`: also keeps the note of a graph over `--retro-states` off stderr.
     pub quiet: bool,
     /// A file of positions: `--tb` is used for the positions whose game, variant and board
     /// it has tables for; the others are solved without, with a note on stderr.
