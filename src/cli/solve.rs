@@ -50,7 +50,8 @@ use std::time::{Duration, Instant};
     \"position\", \"check\": \"ok\" or \"mismatch\", \"recorded\", \"solved\"}, then \
     {\"solved\", \"checked\", \"mismatches\", \"skipped\", \"seconds\"}, with \
     \"stopped_at_line\" when a solve was stopped: the lines after it are not checked).\n\n\
-    Stopped: on stdout `interrupted, not exact:` with the proven ranges of lo, hi and the \
+    Stopped: on stdout `interrupted, not exact:` (`stopped at --max-ply, not exact:` at the \
+    path cap) with the proven ranges of lo, hi and the \
     margin and the results still possible (--json: a line with stopped, lo_range, \
     hi_range, margin_range, and margin only when proven). Stopped by --analyze's move \
     values: the solution as when finished (margin, best moves, pv) with `moves (not \
@@ -908,7 +909,8 @@ pub(super) fn results_in_words(m: (Score, Score)) -> String {
 }
 
 /// [`report_stop`] for `solve`: in text mode the proven part is printed on stdout too
-/// (`position ...`, then `interrupted, not exact: lo ...  hi ...  margin ...  result ...`),
+/// (`position ...`, then `interrupted, not exact: lo ...  hi ...  margin ...  result ...`,
+/// or `stopped at --max-ply, not exact: ...` when the path cap stopped it),
 /// so that a script reading stdout sees what a stopped solve proved.
 ///
 /// With `partial` (a `solve --analyze` stopped while finding the move values), the
@@ -937,9 +939,15 @@ pub(super) fn report_solve_stop<R: Rules>(
     if !json {
         let ranges = BoundRanges { lo: e.lo, hi: e.hi };
         let m = ranges.margin_range(pos.captured_difference());
+        // A stop at the path cap is no interruption (a fresh-user find, session 24).
+        let why = if e.too_deep {
+            "stopped at --max-ply"
+        } else {
+            "interrupted"
+        };
         println!("position {pos}");
         println!(
-            "interrupted, not exact: {ranges}  {}  result {}",
+            "{why}, not exact: {ranges}  {}  result {}",
             giuthi::value::fmt_range("margin", m),
             results_in_words(m)
         );

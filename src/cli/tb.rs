@@ -81,8 +81,9 @@ pub struct GenArgs {
     #[arg(long)]
     quiet: bool,
     /// Print one JSON object at the end: {"dir", "layers": [{"seeds", "positions",
-    /// "kept", "scanned", "edges", "sweeps", "seconds", "cpu_seconds", "bytes",
-    /// "resumed_after_sweep" (null unless resumed from a .partial file)}],
+    /// "kept", "scanned", "edges", "sweeps", "changed", "max_changed_in_sweep", "seconds",
+    /// "cpu_seconds", "bytes", "resumed_after_sweep" (null unless resumed from a .partial
+    /// file)}],
     /// "positions", "bytes", "seconds", "stopped"} (docs/cli.md); no progress bar.
     #[arg(long)]
     json: bool,

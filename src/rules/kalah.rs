@@ -46,8 +46,18 @@ impl FromStr for KalahMove {
         let ok = !num.is_empty()
             && num.bytes().all(|b| b.is_ascii_digit())
             && !(num.len() > 1 && num.starts_with('0'));
-        match num.parse::<u8>() {
-            Ok(p) if ok && (p as usize) < 2 * MAX_PITS_PER_ROW => Ok(KalahMove(p)),
+        match num.parse::<u64>() {
+            Ok(p) if ok && p < (2 * MAX_PITS_PER_ROW) as u64 => Ok(KalahMove(p as u8)),
+            // A number past every board: say so, not that it is no number (a fresh-user
+            // find, session 24).
+            Ok(p) if ok => Err(ParseMoveError::Syntax {
+                text: text.to_string(),
+                reason: format!(
+                    "there is no pit {p}: a Kalah board has at most {} pits (0 to {})",
+                    2 * MAX_PITS_PER_ROW,
+                    2 * MAX_PITS_PER_ROW - 1
+                ),
+            }),
             _ => Err(ParseMoveError::Syntax {
                 text: text.to_string(),
                 reason: "expected a pit number such as 9 (Kalah sows ccw only)".to_string(),
@@ -450,6 +460,22 @@ mod tests {
             }
         }
         assert!(packed > 0 && ranked > 0);
+    }
+
+    /// A move past every Kalah board is named as such, not as a malformed number; a
+    /// malformed one still gets the syntax hint (R1).
+    #[test]
+    fn r1_a_pit_past_every_board_is_named() {
+        let err = "99".parse::<KalahMove>().unwrap_err().to_string();
+        assert!(err.contains("there is no pit 99"), "{err}");
+        let err = "99999999999999999999"
+            .parse::<KalahMove>()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a pit number"), "{err}");
+        let err = "9cw".parse::<KalahMove>().unwrap_err().to_string();
+        assert!(err.contains("expected a pit number"), "{err}");
+        assert_eq!("31".parse::<KalahMove>().map(|m| m.0), Ok(31));
     }
 
     /// `seeds_on_board` equals the sum of the pits on every 2x1 to 2x7 board tried,

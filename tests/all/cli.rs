@@ -987,12 +987,13 @@ fn g10_max_ply_stops_with_exit_code_3() {
     let (code, stdout, stderr) = giuthi(&shallow("--quiet"));
     assert_eq!(code, 3, "{stdout}{stderr}");
     // Only what is proven on stdout (session 9's fresh-user find: it was empty), no
-    // solution: the position and the `interrupted, not exact` line.
+    // solution: the position and the `stopped at --max-ply, not exact` line (not
+    // "interrupted": nothing interrupted it, session 24's fresh-user find).
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert_eq!(lines[0], format!("position {POS}"));
     assert!(
-        lines[1].starts_with("interrupted, not exact: lo <= +20  hi >= -20  margin in ["),
+        lines[1].starts_with("stopped at --max-ply, not exact: lo <= +20  hi >= -20  margin in ["),
         "{stdout}"
     );
     assert!(stderr.contains("deeper than --max-ply"), "{stderr}");

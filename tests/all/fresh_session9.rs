@@ -175,7 +175,8 @@ fn score_pair(v: &serde_json::Value) -> (Score, Score) {
 
 /// Item 3: a solve stopped by the path cap (exit 3) or as by Ctrl-C (a `--checkpoint` run
 /// stopped after a set number of tests, exit 130) prints its proven part on stdout in
-/// text mode, marked `interrupted, not exact`, with the margin's proven range and the
+/// text mode, marked `interrupted, not exact` (`stopped at --max-ply, not exact` at the
+/// cap, since session 24), with the margin's proven range and the
 /// results it leaves open; `--json` has `margin_range` (and `margin` only when exact),
 /// the same range as the text.
 #[test]
@@ -199,8 +200,8 @@ fn v3_an_interrupted_solve_prints_its_proven_ranges_on_stdout() {
     assert!(out.starts_with(&format!("position {pos}\n")), "{out}");
     let line = out
         .lines()
-        .find(|l| l.starts_with("interrupted, not exact: lo "))
-        .unwrap_or_else(|| panic!("no interrupted line: {out}"));
+        .find(|l| l.starts_with("stopped at --max-ply, not exact: lo "))
+        .unwrap_or_else(|| panic!("no stopped line: {out}"));
     assert!(
         line.contains("  margin ") && line.contains("  result "),
         "{line}"

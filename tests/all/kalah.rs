@@ -70,13 +70,13 @@ fn r_kalah_6_3_published_margin_with_tablebases() {
 }
 
 #[test]
-#[ignore = "minutes without tables (session 1: 520 s on 2 threads before the history heuristic); cargo test --release --test kalah -- --ignored"]
+#[ignore = "minutes without tables (session 1: 520 s on 2 threads before the history heuristic); cargo test --release --test all kalah:: -- --ignored"]
 fn r_kalah_6_4_published_margin() {
     assert_eq!(margin(6, 4, 2), 10, "Kalah(6,4)");
 }
 
 #[test]
-#[ignore = "about a minute in release (20-seed tables, then the search): cargo test --release --test kalah -- --ignored"]
+#[ignore = "about a minute in release (20-seed tables, then the search): cargo test --release --test all kalah:: -- --ignored"]
 fn r_kalah_6_4_published_margin_with_tablebases() {
     assert_eq!(
         margin_with_tb(6, 4, 20, 2),
@@ -86,7 +86,7 @@ fn r_kalah_6_4_published_margin_with_tablebases() {
 }
 
 #[test]
-#[ignore = "about an hour: the 22-seed tables (10 min) and 2.7e9 nodes to prove lo = hi = +12 (docs/solver.md); cargo test --release --test kalah -- --ignored"]
+#[ignore = "about an hour: the 22-seed tables (10 min) and 2.7e9 nodes to prove lo = hi = +12 (docs/solver.md); cargo test --release --test all kalah:: -- --ignored"]
 fn r_kalah_6_5_published_margin_with_tablebases() {
     // The published result is the margin (the value), so this checks `bounds` only: the
     // best moves (V4) of (6,5) cost several times the value itself (docs/solver.md).

@@ -62,7 +62,7 @@ fn g7_exhaustive_small_boards_match_naive_sower() {
 }
 
 /// As above, 2x2 up to 12 a pit and 2x3 up to 6 a pit:
-/// `cargo test --release --test naive_sower -- --ignored`.
+/// `cargo test --release --test all naive_sower:: -- --ignored`.
 #[test]
 #[ignore = "about 20 s: run in release mode with --ignored"]
 fn g7_exhaustive_small_boards_match_naive_sower_deeper() {

@@ -51,7 +51,7 @@ fn g1_r1_frozen_perft_small_depths() {
 }
 
 /// Every line (about two minutes in release mode):
-/// `cargo test --release --test perft -- --ignored`.
+/// `cargo test --release --test all perft:: -- --ignored`.
 #[test]
 #[ignore = "deep perft: run in release mode with --ignored"]
 fn g1_r1_frozen_perft_all_depths() {
