@@ -38,7 +38,9 @@
 //!
 //! Format version 1. A reader refuses other versions, a table of a layout other than
 //! [`TABLE_FORMAT_WIDE`](crate::solve::tt::TABLE_FORMAT_WIDE) and
-//! [`TABLE_FORMAT_COMPACT`](crate::solve::tt::TABLE_FORMAT_COMPACT), and a file whose key
+//! [`TABLE_FORMAT_COMPACT`](crate::solve::tt::TABLE_FORMAT_COMPACT) (a table of
+//! [`TABLE_FORMAT_COMPACT_V2`](crate::solve::tt::TABLE_FORMAT_COMPACT_V2), written by
+//! builds before session 25, is read and converted), and a file whose key
 //! fingerprint differs from the one this build computes.
 //!
 //! # Examples

@@ -16,7 +16,7 @@
 //!
 //! # Two layouts
 //!
-//! **Wide** (tables below 4 GiB): four slots a bucket, each two `AtomicU64`: `key ^ data`
+//! **Wide** (tables below 1 GiB): four slots a bucket, each two `AtomicU64`: `key ^ data`
 //! and `data` (the lockless scheme of Hyatt and Mann): a torn write (one word from one
 //! store, the other from another) fails the key check and reads as a miss, so no lock is
 //! needed and no wrong entry is ever returned for a key. `data`: bits 0..16 `lower` (as
@@ -24,28 +24,31 @@
 //! best move found (255 = none), bits 41..47 the *work* (about log2 of the nodes searched
 //! to prove the entry), bit 63 set in every entry (so an all-zero slot is empty).
 //!
-//! **Compact** (tables of 4 GiB and more, that is at least 2^26 buckets): eight slots a
+//! **Compact** (tables of 1 GiB and more, that is at least 2^24 buckets): eight slots a
 //! bucket, each one `AtomicU64`, so twice the slots in the same memory. The key is not
-//! stored: the bucket's index holds the low 26 (or more) bits of `h` and the slot its top
-//! 38 bits, so index and slot together still name the whole 64-bit key and its game, as
+//! stored: the bucket's index holds the low 24 (or more) bits of `h` and the slot its top
+//! 40 bits, so index and slot together still name the whole 64-bit key and its game, as
 //! the wide slot does: no two keys the wide layout tells apart are confused. A slot is
-//! one word, written and read at once, so it cannot tear. Bits:
+//! one word, written and read at once, so it cannot tear. Bits (table format 3):
 //!
 //! | bits | field |
 //! |---|---|
 //! | 0 | set in every entry (an all-zero slot is empty) |
 //! | 1 | `bad` |
-//! | 2..10 | `lower` as an `i8`: -127 is minus infinity, +127 plus infinity |
-//! | 10..18 | `upper`, the same code |
-//! | 18..22 | the best move's index (15: none; an index above 14 is kept as none) |
-//! | 22..26 | the work halved, at most 15 |
-//! | 26..64 | the top 38 bits of `h` |
+//! | 2..9 | `lower` as a 7-bit two's complement: -63 is minus infinity, +63 plus infinity |
+//! | 9..16 | `upper`, the same code |
+//! | 16..20 | the best move's index (15: none; an index above 14 is kept as none) |
+//! | 20..24 | the work halved, at most 15 |
+//! | 24..64 | the top 40 bits of `h` |
 //!
-//! A finite bound outside -126..=126 is kept as a weaker one that fits (a lower bound
-//! above 126 as 126, below -126 as minus infinity; an upper bound below -126 as -126,
-//! above 126 as plus infinity): still a true bound, so the search stays exact on any
-//! board, and no board of up to 126 seeds loses anything. Kalah(6,5) with the 25-seed
-//! tables in 4 GiB: docs/performance.md, Session 20.
+//! A finite bound outside -62..=62 is kept as a weaker one that fits (a lower bound
+//! above 62 as 62, below -62 as minus infinity; an upper bound below -62 as -62,
+//! above 62 as plus infinity): still a true bound, so the search stays exact on any
+//! board, and no board of up to 62 seeds loses anything (margins of larger boards rarely
+//! leave that range). Twice the entries in 1 GiB: Kalah(5,5) in 8% fewer nodes,
+//! docs/performance.md, Session 25. Table format 2, the compact layout of earlier builds
+//! (tables of 4 GiB and more: bounds in 8 bits, the top 38 bits of `h`), is read and
+//! converted slot by slot.
 //!
 //! # The summary of stored keys
 //!
@@ -71,9 +74,9 @@
 //! | bytes | field | meaning |
 //! |---|---|---|
 //! | 0..8 | magic | `GIUTHITT` |
-//! | 8..10 | version | [`TABLE_FORMAT_WIDE`] (1) or [`TABLE_FORMAT_COMPACT`] (2): the layout |
+//! | 8..10 | version | [`TABLE_FORMAT_WIDE`] (1) or [`TABLE_FORMAT_COMPACT`] (3; 2 is read): the layout |
 //! | 10..16 | reserved | zero |
-//! | 16..24 | slots | number of slots: a power of two, at least 1024 (wide) or 2^29 (compact) |
+//! | 16..24 | slots | number of slots: a power of two, at least 1024 (wide) or 2^27 (compact; 2^29 in format 2) |
 //! | 24.. | slots | the buckets' words in order: per wide slot `key ^ data` then `data` (16 bytes), per compact slot its word (8 bytes) |
 //! | end - 8.. | checksum | [`crate::checksum::checksum`] of the slot bytes |
 //!
@@ -93,7 +96,10 @@ pub const TABLE_MAGIC: [u8; 8] = *b"GIUTHITT";
 /// The version of a saved table of the wide layout (four 16-byte slots a bucket).
 pub const TABLE_FORMAT_WIDE: u16 = 1;
 /// The version of a saved table of the compact layout (eight 8-byte slots a bucket).
-pub const TABLE_FORMAT_COMPACT: u16 = 2;
+pub const TABLE_FORMAT_COMPACT: u16 = 3;
+/// The version of the compact layout of earlier builds (from 2^26 buckets, bounds in
+/// 8 bits, a 38-bit check), read and converted to [`TABLE_FORMAT_COMPACT`].
+pub const TABLE_FORMAT_COMPACT_V2: u16 = 2;
 /// Bytes of a saved table before the slots.
 pub const TABLE_HEADER_BYTES: u64 = 24;
 /// The most bytes of slots a saved table may claim (16 GiB, the CLI's largest `--hash`).
@@ -111,8 +117,8 @@ pub enum TableFileError {
     BadMagic,
     /// A table layout this build does not read.
     #[error(
-        "table format version {found}, this build reads versions {TABLE_FORMAT_WIDE} and \
-         {TABLE_FORMAT_COMPACT}"
+        "table format version {found}, this build reads versions {TABLE_FORMAT_WIDE}, \
+         {TABLE_FORMAT_COMPACT_V2} and {TABLE_FORMAT_COMPACT}"
     )]
     UnsupportedVersion {
         /// The version in the file.
@@ -166,7 +172,17 @@ const WIDE_WAYS: usize = 4;
 /// Slots a bucket in the compact layout (one word a slot).
 const COMPACT_WAYS: usize = 8;
 /// The compact layout's bits of `h` below the slot's check (the bucket index holds them).
-const CHECK_SHIFT: u32 = 26;
+const CHECK_SHIFT: u32 = 24;
+/// The compact slot's first bit of `lower` (7 bits; `upper` follows).
+const C_LO: u32 = 2;
+/// The compact slot's first bit of `upper` (7 bits).
+const C_HI: u32 = 9;
+/// The compact slot's first bit of the best move's index (4 bits).
+const C_BEST: u32 = 16;
+/// The compact slot's first bit of the halved work (4 bits).
+const C_WORK: u32 = 20;
+/// The bits of a compact bound's code.
+const C_CODE: u64 = 0x7f;
 /// The fewest buckets of a compact table: their index holds the `CHECK_SHIFT` low bits.
 const COMPACT_MIN_BUCKETS: usize = 1 << CHECK_SHIFT;
 /// The compact slot's bits compared with a key's tag: the check, `bad` and the valid bit.
@@ -174,7 +190,7 @@ const TAG_MASK: u64 = !((1 << CHECK_SHIFT) - 1) | 0b11;
 /// The compact code of "no move".
 const C_NO_MOVE: u64 = 15;
 /// The compact code of an infinite bound (`+` or `-`).
-const C_INF: i16 = 127;
+const C_INF: i16 = 63;
 /// Mixed into the key of the `bad` game before hashing.
 const BAD_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -292,7 +308,7 @@ fn code_lower(v: Score) -> u64 {
     } else {
         v.min(C_INF - 1)
     };
-    c as i8 as u8 as u64
+    c as u16 as u64 & C_CODE
 }
 
 /// The compact code of an upper bound: the smallest code not below it.
@@ -305,28 +321,54 @@ fn code_upper(v: Score) -> u64 {
     } else {
         v.max(-(C_INF - 1))
     };
-    c as i8 as u8 as u64
+    c as u16 as u64 & C_CODE
 }
 
-/// The bound a compact code stands for.
+/// The bound a compact code (7 bits, two's complement) stands for.
 #[inline]
 fn decode(code: u64) -> Score {
-    match code as u8 as i8 as i16 {
+    match (((code & C_CODE) as u8) << 1) as i8 as i16 >> 1 {
         C_INF => POS_INF,
         c if c == -C_INF => NEG_INF,
         c => c,
     }
 }
 
+/// The check's first bit of `h` in table format 2 ([`TABLE_FORMAT_COMPACT_V2`]).
+const V2_CHECK_SHIFT: u32 = 26;
+
+/// The slot of table format 3 that holds what the slot `w` of a table of format 2 in
+/// bucket `bucket` held (format 2: bit 0 valid, 1 `bad`, 2..10 `lower` and 10..18 `upper`
+/// as `i8` with +-127 the infinities, 18..22 the best move, 22..26 the work halved,
+/// 26..64 the top 38 bits of `h`; its tables have at least 2^26 buckets, so the index
+/// holds bits 24 and 25 of `h`). Bounds outside -62..=62 are weakened as
+/// [`code_lower`] and [`code_upper`] do; an empty slot stays empty.
+fn from_v2(w: u64, bucket: usize) -> u64 {
+    if w & 1 == 0 {
+        return 0;
+    }
+    let h = (w & !((1 << V2_CHECK_SHIFT) - 1)) | (bucket as u64 & ((1 << V2_CHECK_SHIFT) - 1));
+    let old = |c: u64| match c as u8 as i8 as i16 {
+        127 => POS_INF,
+        -127 => NEG_INF,
+        c => c,
+    };
+    Table::tag(h, (w >> 1) & 1 == 1)
+        | code_lower(old(w >> 2)) << C_LO
+        | code_upper(old(w >> 10)) << C_HI
+        | ((w >> 18) & 15) << C_BEST
+        | ((w >> 22) & 15) << C_WORK
+}
+
 /// What the bucket word of a compact slot holds besides its tag.
 #[inline]
 fn unpack_compact(w: u64) -> (Score, Score, Option<u8>, u8) {
-    let best = (w >> 18) & 15;
+    let best = (w >> C_BEST) & 15;
     (
-        decode((w >> 2) & 0xff),
-        decode((w >> 10) & 0xff),
+        decode(w >> C_LO),
+        decode(w >> C_HI),
         (best != C_NO_MOVE).then_some(best as u8),
-        ((w >> 22) & 15) as u8,
+        ((w >> C_WORK) & 15) as u8,
     )
 }
 
@@ -652,8 +694,14 @@ impl Table {
                 COMPACT_WAYS as u64,
                 (COMPACT_MIN_BUCKETS * COMPACT_WAYS) as u64,
             ),
+            TABLE_FORMAT_COMPACT_V2 => (
+                true,
+                COMPACT_WAYS as u64,
+                ((1 << V2_CHECK_SHIFT) * COMPACT_WAYS) as u64,
+            ),
             found => return Err(TableFileError::UnsupportedVersion { found }),
         };
+        let v2 = version == TABLE_FORMAT_COMPACT_V2;
         let slots = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
         let max_slots = MAX_TABLE_BYTES / 64 * ways;
         if !slots.is_power_of_two() || !(min_slots..=max_slots).contains(&slots) {
@@ -672,7 +720,10 @@ impl Table {
             sum.update(bytes);
             for b in bytes.chunks_exact(64) {
                 for (i, word) in buckets[next].0.iter().enumerate() {
-                    let w = u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
+                    let mut w = u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8"));
+                    if v2 {
+                        w = from_v2(w, next);
+                    }
                     // The new memory is zero: a zero word need not be written, and a page
                     // of a sparse table that no word touches is never made resident.
                     if w != 0 {
@@ -950,16 +1001,18 @@ impl Table {
         let (mut lo, mut hi, mut mv) = (code_lower(lower), code_upper(upper), best);
         let mut w = (work as u64 / 2).min(15);
         let slot = if let Some((i, old)) = Self::find_compact(b, tag) {
-            let (elo, ehi) = ((old >> 2) & 0xff, (old >> 10) & 0xff);
-            let (nlo, nhi) = (decode(lo).max(decode(elo)), decode(hi).min(decode(ehi)));
+            let (nlo, nhi) = (
+                decode(lo).max(decode(old >> C_LO)),
+                decode(hi).min(decode(old >> C_HI)),
+            );
             if nlo <= nhi {
                 (lo, hi) = (code_lower(nlo), code_upper(nhi));
             }
-            let ebest = (old >> 18) & 15;
+            let ebest = (old >> C_BEST) & 15;
             if mv.is_none() && ebest != C_NO_MOVE {
                 mv = Some(ebest as u8);
             }
-            w = w.max((old >> 22) & 15);
+            w = w.max((old >> C_WORK) & 15);
             i
         } else {
             let mut victim = 0;
@@ -970,7 +1023,7 @@ impl Table {
                     victim = i;
                     break;
                 }
-                let ew = (old >> 22) & 15;
+                let ew = (old >> C_WORK) & 15;
                 if ew < least {
                     least = ew;
                     victim = i;
@@ -980,7 +1033,7 @@ impl Table {
         };
         let mv = mv.map_or(C_NO_MOVE, |m| (m as u64).min(C_NO_MOVE));
         b.0[slot].store(
-            tag | lo << 2 | hi << 10 | mv << 18 | w << 22,
+            tag | lo << C_LO | hi << C_HI | mv << C_BEST | w << C_WORK,
             Ordering::Relaxed,
         );
     }
@@ -1065,14 +1118,23 @@ mod tests {
         }
     }
 
-    /// A compact table (4 GiB on 4 KB pages: only the pages a test touches are made).
+    /// The smallest compact table (1 GiB on 4 KB pages: only the pages a test touches
+    /// are made).
     fn compact() -> Table {
-        let t = Table::try_new_paged(4096, false).expect("4 GiB of address space");
+        let t = Table::try_new_paged(1024, false).expect("1 GiB of address space");
         assert!(t.is_compact());
-        assert_eq!(t.len(), 1 << 29);
-        assert_eq!(t.size_bytes(), 4 << 30);
+        assert_eq!(t.len(), 1 << 27);
+        assert_eq!(t.size_bytes(), 1 << 30);
         assert_eq!(Table::slots_for_mb(4096), 1 << 29);
-        assert_eq!(Table::slots_for_mb(2048), 1 << 27);
+        assert_eq!(Table::slots_for_mb(1024), 1 << 27);
+        assert_eq!(
+            Table::slots_for_mb(512),
+            1 << 25,
+            "below 1 GiB the layout is wide"
+        );
+        assert!(!Table::try_new_paged(512, false)
+            .expect("512 MB")
+            .is_compact());
         t
     }
 
@@ -1085,8 +1147,8 @@ mod tests {
         let key = |i: u64| mix64(i) ^ (i << 7);
         for i in 0..20_000u64 {
             let (lo, hi) = (
-                (i % 200) as Score - 100,
-                (i % 200) as Score - 100 + (i % 5) as Score,
+                (i % 120) as Score - 60,
+                (i % 120) as Score - 60 + (i % 3) as Score,
             );
             let best = (i % 17 < 15).then_some((i % 17) as u8);
             for tt in [&t, &wide] {
@@ -1097,8 +1159,8 @@ mod tests {
             let (k, bad) = (key(i), i % 3 == 0);
             let e = t.probe(k, bad).expect("stored");
             let (lo, hi) = (
-                (i % 200) as Score - 100,
-                (i % 200) as Score - 100 + (i % 5) as Score,
+                (i % 120) as Score - 60,
+                (i % 120) as Score - 60 + (i % 3) as Score,
             );
             assert_eq!((e.lower, e.upper), (lo, hi), "{i}");
             assert_eq!(e.best, (i % 17 < 15).then_some((i % 17) as u8));
@@ -1124,12 +1186,14 @@ mod tests {
     fn compact_table_weakens_bounds_out_of_range() {
         let t = compact();
         for (lo, hi, want) in [
-            (200, 250, (126, POS_INF)),
-            (-250, -200, (NEG_INF, -126)),
-            (-130, 130, (NEG_INF, POS_INF)),
-            (126, 126, (126, 126)),
-            (-126, -126, (-126, -126)),
-            (127, 127, (126, POS_INF)),
+            (200, 250, (62, POS_INF)),
+            (-250, -200, (NEG_INF, -62)),
+            (-70, 70, (NEG_INF, POS_INF)),
+            (62, 62, (62, 62)),
+            (-62, -62, (-62, -62)),
+            (63, 63, (62, POS_INF)),
+            (-63, -63, (NEG_INF, -62)),
+            (-1, 1, (-1, 1)),
         ] {
             let key = (1000 + lo as i64) as u64;
             t.store(key, false, lo, hi, None, 3);
@@ -1208,7 +1272,7 @@ mod tests {
         }
     }
 
-    /// A compact table saves and loads (version 2), and moves into a wide table and back.
+    /// A compact table saves and loads (version 3), and moves into a wide table and back.
     #[test]
     fn compact_table_saves_loads_and_moves() {
         let t = compact();
@@ -1248,5 +1312,102 @@ mod tests {
                 assert_eq!(again.probe(k, bad), e);
             }
         }
+    }
+
+    /// A compact table of table format 2 (written by earlier builds: from 4 GiB, bounds in
+    /// 8 bits, a 38-bit check) is read and converted: every entry probes as it was stored,
+    /// bounds outside -62..=62 weakened, the best move and the work kept.
+    #[test]
+    fn compact_table_of_format_2_is_read() {
+        const BUCKETS: usize = 1 << 26;
+        // What an earlier build stored for `key` in game `bad`: its bucket and slot word.
+        let v2 = |key: u64, bad: bool, lo: i16, hi: i16, best: u64, work: u64| {
+            let h = Table::hash(key, bad);
+            let code = |v: Score| {
+                (if v == POS_INF {
+                    127
+                } else if v == NEG_INF {
+                    -127
+                } else {
+                    v
+                }) as i8 as u8 as u64
+            };
+            let w = (h & !((1 << 26) - 1))
+                | (bad as u64) << 1
+                | 1
+                | code(lo) << 2
+                | code(hi) << 10
+                | best << 18
+                | work << 22;
+            ((h as usize) & (BUCKETS - 1), w)
+        };
+        let cases: Vec<(u64, bool, Score, Score, u64, u64)> = (0..500u64)
+            .map(|i| {
+                let lo = [NEG_INF, -100, -62, -5, 0, 3, 62, 90][(i % 8) as usize];
+                let hi = if lo == NEG_INF {
+                    7
+                } else {
+                    lo.max(0) + (i % 3) as Score
+                };
+                (mix64(i + 11), i % 2 == 0, lo, hi, i % 16, i % 16)
+            })
+            .collect();
+        let mut slots = std::collections::BTreeMap::<usize, Vec<u64>>::new();
+        for &(k, bad, lo, hi, best, work) in &cases {
+            let (b, w) = v2(k, bad, lo, hi, best, work);
+            slots.entry(b).or_default().push(w);
+        }
+        // The file: header, 2^26 buckets of eight words (zero but the slots above), sum.
+        let mut file = Sparse::default();
+        let mut head = [0u8; TABLE_HEADER_BYTES as usize];
+        head[0..8].copy_from_slice(&TABLE_MAGIC);
+        head[8..10].copy_from_slice(&TABLE_FORMAT_COMPACT_V2.to_le_bytes());
+        head[16..24].copy_from_slice(&((BUCKETS * COMPACT_WAYS) as u64).to_le_bytes());
+        file.write_all(&head).expect("in memory");
+        let mut sum = Checksum::new();
+        let zeros = vec![0u8; CHUNK_BUCKETS * 64];
+        for chunk in 0..BUCKETS / CHUNK_BUCKETS {
+            let range = chunk * CHUNK_BUCKETS..(chunk + 1) * CHUNK_BUCKETS;
+            if slots.range(range.clone()).next().is_none() {
+                sum.update(&zeros);
+                file.len += zeros.len();
+                continue;
+            }
+            let mut buf = Vec::with_capacity(zeros.len());
+            for b in range {
+                let words = slots.get(&b).map_or(&[][..], |v| &v[..]);
+                assert!(words.len() <= COMPACT_WAYS);
+                for i in 0..COMPACT_WAYS {
+                    buf.extend_from_slice(&words.get(i).copied().unwrap_or(0).to_le_bytes());
+                }
+            }
+            sum.update(&buf);
+            file.write_all(&buf).expect("in memory");
+        }
+        file.write_all(&sum.finish().to_le_bytes())
+            .expect("in memory");
+        let t = Table::read_from(&mut file).expect("format 2 reads");
+        assert!(t.is_compact());
+        assert_eq!(t.len(), BUCKETS * COMPACT_WAYS);
+        for &(k, bad, lo, hi, best, _) in &cases {
+            let e = t.probe(k, bad).expect("converted");
+            let want_lo = if lo > 62 {
+                62
+            } else if lo < -62 {
+                NEG_INF
+            } else {
+                lo
+            };
+            let want_hi = if hi > 62 { POS_INF } else { hi };
+            assert_eq!((e.lower, e.upper), (want_lo, want_hi), "{lo}..={hi}");
+            assert_eq!(e.best, (best != 15).then_some(best as u8));
+            assert_eq!(t.probe(k, !bad), None);
+        }
+        let mut works = Vec::new();
+        t.for_each_entry(&|| false, |_, _, _, _, _, w| works.push(w));
+        works.sort_unstable();
+        let mut want: Vec<u8> = cases.iter().map(|c| (c.5 * 2) as u8).collect();
+        want.sort_unstable();
+        assert_eq!(works, want, "the work is kept");
     }
 }

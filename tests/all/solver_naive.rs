@@ -132,7 +132,7 @@ fn v3_alphabeta_equals_naive_on_random_positions() {
     assert!(decided_by_captures >= 100, "only {decided_by_captures}");
 }
 
-/// The same cross-check with the compact transposition table (4 GiB: 8-byte slots,
+/// The same cross-check with the compact transposition table (1 GiB: 8-byte slots,
 /// src/solve/tt.rs), on 4 KB pages so that only the pages touched are made: repetitions
 /// (lo != hi) and infinite bounds pass through its coded bounds exactly.
 #[test]

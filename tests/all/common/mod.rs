@@ -226,13 +226,13 @@ pub fn run_cli_signalled(
     child.wait_with_output().expect("giuthi ends")
 }
 
-/// A solver with a compact transposition table (4 GiB: 8-byte slots, src/solve/tt.rs) on
-/// 4 KB pages, so a test makes only the pages it touches.
+/// A solver with the smallest compact transposition table (1 GiB: 8-byte slots,
+/// src/solve/tt.rs) on 4 KB pages, so a test makes only the pages it touches.
 pub fn compact_solver<R: Rules>(rules: &R) -> giuthi::solve::alphabeta::Solver<R> {
     let s = giuthi::solve::alphabeta::Solver::new(
         rules.clone(),
         giuthi::solve::alphabeta::SolverOptions {
-            hash_mb: 4096,
+            hash_mb: 1024,
             huge_pages: false,
             ..Default::default()
         },
