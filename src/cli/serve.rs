@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Transposition table of one solve in megabytes, 1 to 16384: 16 bytes an entry, from
-    /// 1024 on 8 (twice the entries; docs/solver.md).
+    /// 1024 on 8 (twice the entries; docs/solver.md); rounded down to a power of two.
     #[arg(long, value_name = "MB", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub hash: u32,

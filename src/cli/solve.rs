@@ -106,7 +106,8 @@ pub struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
     /// Transposition table size in megabytes, 1 to 16384 (default 64): 16 bytes an entry,
-    /// from 1024 on 8 (twice the entries; docs/solver.md). Analyze and bestmove with
+    /// from 1024 on 8 (twice the entries; docs/solver.md); a size that is not a power of two
+    /// is rounded down to one (1000 is 512). Analyze and bestmove with
     /// --movetime size it to the time, and cut a larger size given to what the time can
     /// fill, with a note (docs/anytime.md).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=16384))]

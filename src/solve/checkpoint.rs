@@ -73,6 +73,7 @@
 
 use super::alphabeta::Progress;
 use super::tt::{Table, TableFileError};
+use crate::any::AnyPosition;
 use crate::checksum::Checksum;
 use crate::index::mix64;
 use crate::position::Position;
@@ -142,7 +143,8 @@ pub enum CheckpointError {
         what: String,
     },
     /// The checkpoint of another position (or game, or variant).
-    #[error("{}: this is the checkpoint of `{found}`, not of `{expected}`", path.display())]
+    #[error("{}: this is the checkpoint of `{found}`, not of `{expected}` (or a damaged file: \
+             its checksum is checked only after the position)", path.display())]
     DifferentPosition {
         /// The file.
         path: PathBuf,
@@ -506,6 +508,16 @@ impl Checkpoint {
         // Which position, before reading the table.
         let want = pos.to_string();
         if ck.position != want {
+            // A text that is not a position as the engine writes one is damage, not
+            // another position's checkpoint (the file's checksum would find it too, but
+            // only after reading the whole table).
+            let written = ck.position.parse::<AnyPosition>().map(|p| p.to_string());
+            if written.as_deref() != Ok(ck.position.as_str()) {
+                return Err(corrupt(format!(
+                    "the position text `{}` is not a position as giuthi writes one",
+                    ck.position.escape_debug()
+                )));
+            }
             return Err(CheckpointError::DifferentPosition {
                 path: path.to_path_buf(),
                 found: ck.position,

@@ -453,6 +453,32 @@ fn corrupt_foreign_or_other_position_checkpoints_are_refused() {
         Checkpoint::read_for(&path, &kalah),
         Err(CheckpointError::DifferentPosition { .. })
     ));
+
+    // A damaged byte in the position text that leaves no position the engine writes
+    // (`giuthi` -> `giu\0hi`, a digit -> a letter) is named as damage, not as another
+    // position's file; the file is left as it is.
+    let text = pos.to_string();
+    let at = std::fs::read(&path)
+        .expect("read")
+        .windows(text.len())
+        .position(|w| w == text.as_bytes())
+        .expect("the position text is in the header");
+    for (i, byte) in [(3, 0u8), (7, b'x')] {
+        let mut bytes = std::fs::read(&path).expect("read");
+        bytes[at + i] = byte;
+        let damaged = dir.path().join(format!("damaged{i}.ck"));
+        std::fs::write(&damaged, &bytes).expect("write");
+        let e = Checkpoint::read_for(&damaged, &pos)
+            .map(|_| ())
+            .expect_err("damaged");
+        assert!(matches!(e, CheckpointError::Corrupt { .. }), "{e}");
+        assert!(e.to_string().contains("is not a position"), "{e}");
+        assert_eq!(
+            std::fs::read(&damaged).expect("read"),
+            bytes,
+            "left as it is"
+        );
+    }
 }
 
 // ---------------------------------------------------------------- interrupted and resumed
