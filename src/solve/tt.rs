@@ -44,9 +44,11 @@
 //! A finite bound outside -62..=62 is kept as a weaker one that fits (a lower bound
 //! above 62 as 62, below -62 as minus infinity; an upper bound below -62 as -62,
 //! above 62 as plus infinity): still a true bound, so the search stays exact on any
-//! board, and no board of up to 62 seeds loses anything (margins of larger boards rarely
-//! leave that range). Twice the entries in 1 GiB: Kalah(5,5) in 8% fewer nodes,
-//! docs/performance.md, Session 25. Table format 2, the compact layout of earlier builds
+//! board, and no board of up to 62 seeds loses anything. On larger boards (2x6 with 6
+//! seeds a pit has 72) a bound beyond +-62 is kept weaker, which can cost nodes only where
+//! the search tests margins that far out (not measured there). Twice the entries in
+//! 1 GiB: Kalah(5,5) in 12% fewer nodes (241.7 M to 212.7 M), docs/performance.md,
+//! Session 25. Table format 2, the compact layout of earlier builds
 //! (tables of 4 GiB and more: bounds in 8 bits, the top 38 bits of `h`), is read and
 //! converted slot by slot.
 //!
