@@ -840,4 +840,14 @@ impl Rules for Giuthi {
             Giuthi::new(f.n, variant).map_err(|e| ParsePositionError::Board(e.to_string()))?;
         Ok(Position::new(rules, f.state, f.pair))
     }
+
+    /// G11: the left-right mirror (the same for every variant: none of them depends on
+    /// the direction of sowing).
+    fn is_symmetric(&self, s: &GiuthiState) -> bool {
+        self.mirror(s) == *s
+    }
+
+    fn twin_move(&self, mv: &GiuthiMove) -> GiuthiMove {
+        self.mirror_move(*mv)
+    }
 }

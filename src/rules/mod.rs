@@ -292,6 +292,22 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether `s` is its own image under a symmetry of the game that maps moves to moves
+    /// ([`Rules::twin_move`]) and keeps values: Giuthi's left-right mirror (RULES.md G11;
+    /// checked by the tests `g11_mirror_commutes_with_children` and
+    /// `g11_mirror_giuthi_by_naive`). Then two twin moves of `s` lead to mirror images, of
+    /// equal value, and a search may prove one for both. The default `false` (no symmetry
+    /// used) is always safe.
+    fn is_symmetric(&self, _s: &Self::State) -> bool {
+        false
+    }
+
+    /// The image of `mv` under the symmetry of [`Rules::is_symmetric`] (only asked of the
+    /// moves of a state where it holds); the default is `mv` itself.
+    fn twin_move(&self, mv: &Self::Move) -> Self::Move {
+        *mv
+    }
+
     /// How `show` writes the contents of one pit (the seed count; Kiothi adds its marks).
     fn pit_label(&self, s: &Self::State, pit: usize) -> String {
         self.seeds(s, pit).to_string()

@@ -188,6 +188,12 @@ pub struct SolverOptions {
     /// table of that history's game ([`Solver::history_table`]; on by default). Values
     /// never change; off only to compare (docs/performance.md, Session 22).
     pub history_table: bool,
+    /// Prove one move of each pair of twins at a root that is its own image under the
+    /// game's symmetry, with a history of such positions (Giuthi's left-right mirror,
+    /// RULES.md G11; [`Rules::is_symmetric`]): the start positions are, and their
+    /// opening moves pair up. On by default; values never change; off only to compare
+    /// (docs/performance.md, Session 26).
+    pub symmetry: bool,
 }
 
 impl Default for SolverOptions {
@@ -206,6 +212,7 @@ impl Default for SolverOptions {
             lean: true,
             driver_budget_min: DRIVER_BUDGET_MIN,
             history_table: true,
+            symmetry: true,
         }
     }
 }
@@ -1207,12 +1214,14 @@ impl<R: Rules> Solver<R> {
         if first_only {
             return self.first_reaching(history, children, d, margin);
         }
+        // G11: a move with an earlier twin is answered by it ([`Solver::twins`]).
+        let twins = self.twins(history, children);
         let mut known: Vec<Option<bool>> = vec![None; children.len()];
         let mut budget: u64 = BUDGET_START;
         loop {
             let mut open = false;
             for (i, c) in children.iter().enumerate() {
-                if known[i].is_some() {
+                if known[i].is_some() || twins[i].is_some() {
                     continue;
                 }
                 known[i] = self.within(budget, || self.move_reaches(history, c, d, margin))?;
@@ -1224,7 +1233,11 @@ impl<R: Rules> Solver<R> {
                 open |= known[i].is_none();
             }
             if !open {
-                return Some(known.iter().map(|k| *k == Some(true)).collect());
+                return Some(
+                    (0..children.len())
+                        .map(|j| known[twins[j].unwrap_or(j)] == Some(true))
+                        .collect(),
+                );
             }
             budget = budget.saturating_mul(2);
         }
@@ -1249,7 +1262,13 @@ impl<R: Rules> Solver<R> {
         margin: i32,
     ) -> Option<Vec<bool>> {
         let found = |i: usize| Some((0..children.len()).map(|j| j == i).collect());
-        let mut falls_short = vec![false; children.len()];
+        // G11: a move with an earlier twin reaches `margin` exactly when the twin does
+        // ([`Solver::twins`]): only the first of the two is tested.
+        let mut falls_short: Vec<bool> = self
+            .twins(history, children)
+            .iter()
+            .map(Option::is_some)
+            .collect();
         let mut budget: u64 = BUDGET_START;
         loop {
             for (i, c) in children.iter().enumerate() {
@@ -1416,6 +1435,28 @@ impl<R: Rules> Solver<R> {
             == 0
     }
 
+    /// For each of `children` (moves of the last state of `history`), the index of an
+    /// earlier move of the list that is its twin under the game's symmetry (G11,
+    /// [`Rules::is_symmetric`]) when every state of `history` is its own image: the two
+    /// lead to mirror images with the mirrored (so the same) history, and have the same
+    /// value, so a proof for the first settles both. `None` everywhere else.
+    fn twins(&self, history: &[R::State], children: &[Child<R>]) -> Vec<Option<usize>> {
+        let symmetric = self.opts.symmetry
+            && !history.is_empty()
+            && history.iter().all(|s| self.rules.is_symmetric(s));
+        children
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                let t = self.rules.twin_move(&c.mv);
+                if !symmetric || t == c.mv {
+                    return None;
+                }
+                children[..j].iter().position(|e| e.mv == t)
+            })
+            .collect()
+    }
+
     /// The best moves (every one with `all_best`, else the first proven) and the
     /// principal variation of a position whose ranges decide the margin.
     fn finish(
@@ -1523,32 +1564,44 @@ impl<R: Rules> Solver<R> {
                 c.mv, r.lo, r.hi
             ))
         };
+        // G11: a move with an earlier twin takes the twin's value ([`Solver::twins`]).
+        let twins = self.twins(&history, &children);
+        let mut settled = |i: usize, v: i32| {
+            for (j, c) in children.iter().enumerate() {
+                if j == i || twins[j] == Some(i) {
+                    settled(c.mv, v);
+                }
+            }
+        };
         if !self.rules.can_repeat() {
             // No path dependence: a budget would only repeat work (as `moves_reaching`).
-            for (c, r) in children.iter().zip(known.iter_mut()) {
+            for (i, (c, r)) in children.iter().zip(known.iter_mut()).enumerate() {
+                if twins[i].is_some() {
+                    continue;
+                }
                 status(c, r);
                 self.narrow_move(&history, c, d, r)
                     .ok_or_else(interrupted)?;
-                settled(c.mv, r.lo);
+                settled(i, r.lo);
             }
         } else {
             // Moves whose range is one value from the start (a single legal move, say).
-            for (c, r) in children.iter().zip(&known) {
-                if r.lo == r.hi {
-                    settled(c.mv, r.lo);
+            for (i, r) in known.iter().enumerate() {
+                if r.lo == r.hi && twins[i].is_none() {
+                    settled(i, r.lo);
                 }
             }
             let mut budget: u64 = BUDGET_START;
             loop {
                 let mut open = false;
-                for (c, r) in children.iter().zip(known.iter_mut()) {
-                    if r.lo == r.hi {
+                for (i, (c, r)) in children.iter().zip(known.iter_mut()).enumerate() {
+                    if r.lo == r.hi || twins[i].is_some() {
                         continue;
                     }
                     status(c, r);
                     match self.within(budget, || self.narrow_move(&history, c, d, r)) {
                         None => return Err(interrupted()),
-                        Some(Some(())) => settled(c.mv, r.lo),
+                        Some(Some(())) => settled(i, r.lo),
                         Some(None) => {
                             open = true;
                             // The next round tries the other kind of test.
@@ -1564,8 +1617,8 @@ impl<R: Rules> Solver<R> {
         }
         Ok(children
             .iter()
-            .zip(&known)
-            .map(|(c, r)| (c.mv, r.lo))
+            .enumerate()
+            .map(|(j, c)| (c.mv, known[twins[j].unwrap_or(j)].lo))
             .collect())
     }
 
@@ -1733,6 +1786,10 @@ struct Worker<'a, R: Rules> {
     /// path ([`lean`]); `usize::MAX`: never (games that repeat, the ETC, the history
     /// heuristic, and the depths where threads defer or perturb).
     lean_depth: usize,
+    /// Whether every played state (the path below `base`) is its own image under the
+    /// game's symmetry ([`Rules::is_symmetric`]): then a symmetric test root searches one
+    /// move of each pair of twins.
+    sym_history: bool,
     done: &'a AtomicBool,
 }
 
@@ -1783,6 +1840,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             defer_first: false,
             expect_fail: Vec::new(),
             lean_depth: usize::MAX,
+            sym_history: solver.opts.symmetry && history.iter().all(|s| rules.is_symmetric(s)),
             done,
         };
         // Without deferral the helpers diverge only by their perturbed order, at every
@@ -2194,7 +2252,19 @@ impl<'a, R: Rules> Worker<'a, R> {
         let scheme = self.scheme;
         let history = self.solver.opts.history && scheme.uses_history();
         let side = mover.index();
+        // G11 at the test's root: when it and every played state are their own mirror
+        // images, a move whose twin comes earlier leads to the mirror image of the twin's
+        // child, with the mirrored history: the same value, the same repetitions (at the
+        // same path places) and the same cuts. It is left out of the order (so never
+        // searched); the indices of the others are unchanged.
+        let twins = depth == 0 && self.sym_history && rules.is_symmetric(s);
         for (i, c) in kids.iter().enumerate() {
+            if twins {
+                let t = rules.twin_move(&c.mv);
+                if t != c.mv && kids[..i].iter().any(|e| e.mv == t) {
+                    continue;
+                }
+            }
             let h = match rules.history_slot(&c.mv) {
                 Some(slot) if history => self.history[mover_bad as usize][side][slot],
                 _ => 0,

@@ -255,6 +255,93 @@ fn v4_history_table_on_and_off_equal_naive() {
     );
 }
 
+/// A random position that is its own left-right mirror image (G11): pit `p` and its
+/// image hold the same seeds.
+fn random_symmetric_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> {
+    let n = rules.pits_per_row();
+    let mut pits = [0u8; 32];
+    // Each row gets a pit of two seeds or more (and its image), so that most roots have
+    // moves (G2), and perhaps one more seed and its image.
+    for (row, extra) in [(0, 0), (n, 0), (0, 1), (n, 1)] {
+        if extra == 1 && rng.below(2) == 0 {
+            continue;
+        }
+        let p = row + rng.below(n as u64) as usize;
+        let k = if extra == 0 { 2 } else { 1 };
+        pits[p] += k;
+        let m = rules.mirror_pit(p);
+        if m != p {
+            pits[m] += k;
+        }
+    }
+    let turn = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let cap = BySide::new(rng.below(6) as u16, rng.below(6) as u16);
+    Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
+}
+
+/// G11 in the search: at a root that is its own mirror image the solver proves one move
+/// of each pair of twins (`SolverOptions::symmetry`). With it and without it, on one and
+/// two threads, the ranges, bounds, margin, best moves, PV and every move's value equal
+/// the naive solver's on random symmetric positions of every variant (each move reported
+/// once by `analyze_with`), and with it the one-thread searches take fewer nodes.
+#[test]
+fn g11_symmetric_roots_twins_on_and_off_equal_naive() {
+    let mut rng = Rng(0x611_2026);
+    let all = variants();
+    let (mut done, mut on_nodes, mut off_nodes, mut twinned) = (0, 0u64, 0u64, 0);
+    while done < 120 {
+        let variant = all[rng.below(all.len() as u64) as usize];
+        let rules = Giuthi::new(3 + rng.below(3) as usize, variant).expect("board");
+        let pos = random_symmetric_position(&mut rng, &rules);
+        assert!(rules.is_symmetric(&pos.state), "{pos}");
+        let Ok(naive) = naive_solve(&pos, 5_000) else {
+            continue;
+        };
+        let mut kids = Vec::new();
+        rules.children(&pos.state, &mut kids);
+        if kids.iter().any(|c| rules.twin_move(&c.mv) != c.mv) {
+            twinned += 1;
+        }
+        for (symmetry, threads) in [(true, 1), (false, 1), (true, 2)] {
+            let solver = Solver::new(
+                rules.clone(),
+                SolverOptions {
+                    symmetry,
+                    threads,
+                    hash_mb: 4,
+                    ..SolverOptions::default()
+                },
+            );
+            check(&solver, &pos);
+            let mut seen = Vec::new();
+            let values = solver
+                .analyze_with(&pos, &mut |m, v| seen.push((m, v)))
+                .expect("not interrupted");
+            assert_eq!(values, naive.moves, "{pos} ({symmetry}, {threads})");
+            assert_eq!(seen.len(), values.len(), "{pos}: {seen:?}");
+            for mv in &values {
+                assert!(seen.contains(mv), "{pos}: {mv:?} not reported");
+            }
+            match (symmetry, threads) {
+                (true, 1) => on_nodes += solver.nodes(),
+                (false, 1) => off_nodes += solver.nodes(),
+                _ => {}
+            }
+        }
+        done += 1;
+    }
+    eprintln!("twins: {on_nodes} nodes, without: {off_nodes}; {twinned} of {done} with twins");
+    assert!(twinned >= done / 2, "only {twinned} roots with twin moves");
+    assert!(
+        on_nodes < off_nodes,
+        "{on_nodes} nodes with the twins, {off_nodes} without"
+    );
+}
+
 #[test]
 fn v3_two_threads_equal_one_thread() {
     let mut rng = Rng(99);
