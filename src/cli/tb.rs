@@ -122,9 +122,11 @@ pub struct ProbeArgs {
     /// Print JSON (the fields of `solve --json`).
     #[arg(long)]
     json: bool,
-    /// Most states the tables' own V4 check explores (the part of the root's layer a
-    /// non-capturing move can reach); past it, every move's V4 value comes from
-    /// alpha-beta on the same tables, as `solve --tb --analyze`.
+    /// Most states the tables' own V4 check explores for one move (the part of the
+    /// root's layer a non-capturing move can reach). Past it, a move of a winning root
+    /// that falls short of the margin anyway is shown as an upper bound (`<= v`: it
+    /// cannot be best); for any other move every move's V4 value comes from alpha-beta
+    /// on the same tables, as `solve --tb --analyze` (which can take minutes).
     #[arg(long, default_value_t = 100_000, value_parser = positive_states)]
     v4_limit: u64,
     /// No progress display.
