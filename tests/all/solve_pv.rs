@@ -82,11 +82,7 @@ fn random_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> {
     for _ in 0..seeds {
         pits[rng.below(2 * n as u64) as usize] += 1;
     }
-    let turn = if rng.below(2) == 0 {
-        Side::South
-    } else {
-        Side::North
-    };
+    let turn = rng.side();
     let cap = BySide::new(rng.below(6) as u16, rng.below(6) as u16);
     Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
 }

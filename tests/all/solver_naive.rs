@@ -7,7 +7,7 @@ use giuthi::rules::Rules;
 use giuthi::solve::alphabeta::{Solver, SolverOptions};
 use giuthi::solve::naive::naive_solve;
 use giuthi::value::NEG_INF;
-use giuthi::{BySide, Position, Side};
+use giuthi::{BySide, Position};
 use std::collections::HashMap;
 
 use crate::common::{compact_solver, replay_pv, Rng};
@@ -31,11 +31,7 @@ fn random_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> {
     for _ in 0..seeds {
         pits[rng.below(2 * n as u64) as usize] += 1;
     }
-    let turn = if rng.below(2) == 0 {
-        Side::South
-    } else {
-        Side::North
-    };
+    let turn = rng.side();
     let cap = BySide::new(rng.below(8) as u16, rng.below(8) as u16);
     Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
 }
@@ -274,11 +270,7 @@ fn random_symmetric_position(rng: &mut Rng, rules: &Giuthi) -> Position<Giuthi> 
             pits[m] += k;
         }
     }
-    let turn = if rng.below(2) == 0 {
-        Side::South
-    } else {
-        Side::North
-    };
+    let turn = rng.side();
     let cap = BySide::new(rng.below(6) as u16, rng.below(6) as u16);
     Position::new(rules.clone(), GiuthiState { pits, turn }, cap)
 }
