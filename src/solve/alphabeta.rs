@@ -217,6 +217,17 @@ impl Default for SolverOptions {
     }
 }
 
+/// The index of a move before `children[j]` that is its twin under the game's symmetry
+/// ([`Rules::twin_move`]; a move that is its own image, a pass, has none). Only meaningful
+/// where the state of `children` is symmetric ([`Rules::is_symmetric`]).
+fn earlier_twin<R: Rules>(rules: &R, children: &[Child<R>], j: usize) -> Option<usize> {
+    let t = rules.twin_move(&children[j].mv);
+    if t == children[j].mv {
+        return None;
+    }
+    children[..j].iter().position(|e| e.mv == t)
+}
+
 /// Default of [`SolverOptions::max_ply`]: 2^21 plies (about 2 GB of path and stack).
 pub const DEFAULT_MAX_PLY: usize = 1 << 21;
 
@@ -1444,15 +1455,11 @@ impl<R: Rules> Solver<R> {
         let symmetric = self.opts.symmetry
             && !history.is_empty()
             && history.iter().all(|s| self.rules.is_symmetric(s));
-        children
-            .iter()
-            .enumerate()
-            .map(|(j, c)| {
-                let t = self.rules.twin_move(&c.mv);
-                if !symmetric || t == c.mv {
-                    return None;
-                }
-                children[..j].iter().position(|e| e.mv == t)
+        (0..children.len())
+            .map(|j| {
+                symmetric
+                    .then(|| earlier_twin(&self.rules, children, j))
+                    .flatten()
             })
             .collect()
     }
@@ -2259,11 +2266,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         // searched); the indices of the others are unchanged.
         let twins = depth == 0 && self.sym_history && rules.is_symmetric(s);
         for (i, c) in kids.iter().enumerate() {
-            if twins {
-                let t = rules.twin_move(&c.mv);
-                if t != c.mv && kids[..i].iter().any(|e| e.mv == t) {
-                    continue;
-                }
+            if twins && earlier_twin(rules, &kids, i).is_some() {
+                continue;
             }
             let h = match rules.history_slot(&c.mv) {
                 Some(slot) if history => self.history[mover_bad as usize][side][slot],
